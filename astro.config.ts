@@ -1,0 +1,33 @@
+import node from '@astrojs/node';
+import react from '@astrojs/react';
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig } from 'astro/config';
+
+export default defineConfig({
+  output: 'server',
+  adapter: node({ mode: 'standalone', bodySizeLimit: 1_048_576 }),
+  integrations: [react()],
+  site: process.env.SITE_URL ?? 'http://localhost:4321',
+  trailingSlash: 'never',
+  devToolbar: { enabled: false },
+  markdown: { syntaxHighlight: false },
+  security: {
+    checkOrigin: true,
+    // Hashes every script and style Astro emits into a per-page CSP <meta>: no 'unsafe-inline' scripts.
+    // frame-ancestors and the other header-only directives are set by the middleware.
+    csp: {
+      directives: ["default-src 'self'", "img-src 'self' data: https:", "connect-src 'self'", "font-src 'self'"],
+    },
+  },
+  cache: {
+    provider: {
+      name: 'byte-limited-memory',
+      entrypoint: new URL('./src/server/cache/byte-limited-provider.ts', import.meta.url),
+      config: { maxBytes: Number(process.env.ROUTE_CACHE_BYTES ?? 41_943_040) },
+    },
+  },
+  vite: {
+    plugins: [tailwindcss()],
+    resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
+  },
+});

@@ -1,0 +1,30 @@
+/**
+ * Shared start-up for CLI scripts: validated config, the database opened under the data-folder lock,
+ * and clear one-line failures (locked folder, bad config) instead of stack traces.
+ */
+import { ConfigError, config, type AppConfig } from '../src/server/config';
+import { useDatabaseHandle } from '../src/server/db';
+import { openDatabase, targetFromConfig, type DatabaseHandle } from '../src/server/db/client';
+import { DataDirLockedError } from '../src/server/db/lock';
+
+export class UsageError extends Error {}
+
+export async function runWithDatabase(task: (ctx: { cfg: AppConfig; handle: DatabaseHandle }) => Promise<void>) {
+  let handle: DatabaseHandle | undefined;
+  try {
+    const cfg = config();
+    handle = await openDatabase(targetFromConfig(cfg));
+    await handle.migrate();
+    useDatabaseHandle(handle);
+    await task({ cfg, handle });
+    await handle.close();
+  } catch (err) {
+    await handle?.close().catch(() => {});
+    if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof UsageError) {
+      console.error(err.message);
+    } else {
+      console.error(err);
+    }
+    process.exit(1);
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Route-cache tags per content type. Public pages declare the tags of the content they render; a write
+ * invalidates the tags it touches. Invalidation goes through here because Astro throws when no cache
+ * provider is configured (dev, tests): that case is not an error for a write.
+ */
+import type { AstroGlobal, APIContext } from 'astro';
+import { logger } from '../logger';
+
+export const CACHE_TAGS = {
+  services: 'services',
+  packages: 'packages',
+  demos: 'demos',
+  articles: 'articles',
+  faqs: 'faqs',
+  site: 'site',
+  seo: 'seo',
+  landing: 'landing',
+} as const;
+
+export type CacheTag = (typeof CACHE_TAGS)[keyof typeof CACHE_TAGS];
+
+/** How long a public page may be served from the route cache before it is rendered again. */
+export const PUBLIC_PAGE_MAX_AGE_SECONDS = 300;
+
+type CacheHolder = Pick<AstroGlobal, 'cache'> | Pick<APIContext, 'cache'>;
+
+/** Marks this public response cacheable under the given tags. Site texts and SEO appear on every page. */
+export function cachePublicPage(ctx: CacheHolder, tags: readonly CacheTag[]) {
+  if (!ctx.cache?.enabled) return;
+  ctx.cache.set({ maxAge: PUBLIC_PAGE_MAX_AGE_SECONDS, tags: [...new Set([...tags, CACHE_TAGS.site, CACHE_TAGS.seo])] });
+}
+
+export async function invalidateTags(ctx: CacheHolder, tags: readonly CacheTag[]) {
+  try {
+    await ctx.cache?.invalidate({ tags: [...tags] });
+  } catch (err) {
+    logger.debug({ err }, 'route cache not configured; nothing to invalidate');
+  }
+}

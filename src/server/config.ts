@@ -1,0 +1,57 @@
+/**
+ * Configuration from the environment, validated once at start-up. A bad value stops the process with a
+ * message naming the variable, instead of surfacing later as a confusing runtime error.
+ */
+import path from 'node:path';
+import { z } from 'astro/zod';
+
+const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1' || v === 'yes'));
+
+const MIN_ROUTE_CACHE_BYTES = 1_048_576;
+const DEFAULT_ROUTE_CACHE_BYTES = 41_943_040;
+
+const envSchema = z.object({
+  NODE_ENV: z.string().optional(),
+  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(4321),
+  HOST: z.string().min(1).default('localhost'),
+  SITE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL such as https://example.com' })
+    .default('http://localhost:4321')
+    .transform((u) => u.replace(/\/+$/, '')),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  SEED_DEMO_CONTENT: booleanFlag(true),
+  ROUTE_CACHE_BYTES: z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int()
+    .min(MIN_ROUTE_CACHE_BYTES, `must be at least ${MIN_ROUTE_CACHE_BYTES}`)
+    .default(DEFAULT_ROUTE_CACHE_BYTES),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type AppConfig = z.infer<typeof envSchema> & { dataDir: string };
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: Record<string, string | undefined>): AppConfig {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return { ...result.data, dataDir: path.resolve(result.data.DATA_DIR) };
+}
+
+let cached: AppConfig | undefined;
+export function config(): AppConfig {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

@@ -1,0 +1,93 @@
+/**
+ * Opening the database: PostgreSQL when a URL is given, otherwise embedded PGlite in DATA_DIR/pgdata
+ * (or in memory, for tests). Both are driven through the same Drizzle PostgreSQL-dialect API.
+ */
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { acquireDataDirLock, type DataDirLock } from './lock';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string }
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'memory'; loadDataDir?: Blob };
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: DatabaseTarget['kind'];
+  migrate(): Promise<void>;
+  /** Cheap round trip, for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** PGlite only: the raw client (dump/restore in tests). */
+  pglite?: PGlite;
+}
+
+export function migrationsFolder(): string {
+  return process.env.MIGRATIONS_DIR ?? path.resolve(process.cwd(), 'drizzle');
+}
+
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  if (target.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    const db = drizzlePg(pool, { schema }) as unknown as Database;
+    return {
+      db,
+      kind: 'postgres',
+      migrate: () => migratePg(db as never, { migrationsFolder: migrationsFolder() }),
+      ping: async () => {
+        await pool.query('select 1');
+      },
+      close: () => pool.end(),
+    };
+  }
+
+  let lock: DataDirLock | undefined;
+  let client: PGlite;
+  if (target.kind === 'pglite') {
+    lock = acquireDataDirLock(target.dataDir);
+    try {
+      client = await PGlite.create(path.join(target.dataDir, 'pgdata'));
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
+  } else {
+    client = await PGlite.create(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {});
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  let closed = false;
+  return {
+    db,
+    kind: target.kind,
+    pglite: client,
+    migrate: () => migratePglite(db as never, { migrationsFolder: migrationsFolder() }),
+    ping: async () => {
+      await client.query('select 1');
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      try {
+        // PGlite never fsyncs on its own: a checkpoint makes committed rows durable before we exit.
+        if (target.kind === 'pglite') await client.exec('CHECKPOINT');
+        await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
+  };
+}
+
+export function targetFromConfig(cfg: { DATABASE_URL?: string | undefined; dataDir: string }): DatabaseTarget {
+  return cfg.DATABASE_URL ? { kind: 'postgres', url: cfg.DATABASE_URL } : { kind: 'pglite', dataDir: cfg.dataDir };
+}

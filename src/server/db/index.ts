@@ -1,0 +1,52 @@
+/**
+ * The process-wide database handle. The server opens it once at start-up (see server.mjs warm-up and
+ * middleware `ready()`), never lazily on a visitor's request; tests install their own handle.
+ */
+import { config } from '../config';
+import { logger } from '../logger';
+import { openDatabase, targetFromConfig, type Database, type DatabaseHandle } from './client';
+
+const state = globalThis as unknown as { __appDb?: Promise<DatabaseHandle>; __appDbHandle?: DatabaseHandle };
+
+let shutdownHooked = false;
+function closeOnSignals(handle: DatabaseHandle) {
+  if (shutdownHooked) return;
+  shutdownHooked = true;
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down: closing the database');
+    handle
+      .close()
+      .catch((e) => logger.error({ err: e }, 'error while closing the database'))
+      .finally(() => process.exit(0));
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** Opens (once) and migrates the configured database. Rejects — and the server must stop — on failure. */
+export function ready(): Promise<DatabaseHandle> {
+  state.__appDb ??= (async () => {
+    const handle = await openDatabase(targetFromConfig(config()));
+    await handle.migrate();
+    closeOnSignals(handle);
+    state.__appDbHandle = handle;
+    return handle;
+  })();
+  return state.__appDb;
+}
+
+export function db(): Database {
+  const handle = state.__appDbHandle;
+  if (!handle) throw new Error('Database used before ready() completed');
+  return handle.db;
+}
+
+export function dbHandle(): DatabaseHandle | undefined {
+  return state.__appDbHandle;
+}
+
+/** Tests: use this handle instead of the configured database. */
+export function useDatabaseHandle(handle: DatabaseHandle) {
+  state.__appDbHandle = handle;
+  state.__appDb = Promise.resolve(handle);
+}

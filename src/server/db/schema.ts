@@ -1,0 +1,162 @@
+/**
+ * The database schema. Field names follow the seed spec (camelCase in code, snake_case columns).
+ * Ids are text: new records get a readable slug id, imported records keep their original ids.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const money = (name: string) => numeric(name, { precision: 12, scale: 2, mode: 'number' });
+const textList = (name: string) => jsonb(name).$type<string[]>().notNull().default(sql`'[]'::jsonb`);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => Buffer.from(v),
+});
+
+export interface PackageFeature {
+  title: string;
+  description: string;
+}
+
+export const services = pgTable('services', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  picture: text('picture').notNull().default(''),
+  price: money('price'),
+  shortText: text('short_text').notNull().default(''),
+  /** Optional long description (sanitized HTML) shown on the detail page. */
+  description: text('description').notNull().default(''),
+  benefits: textList('benefits'),
+  order: integer('sort_order').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const demos = pgTable('demos', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  profilePicture: text('profile_picture').notNull().default(''),
+  shortText: text('short_text').notNull().default(''),
+  /** Optional long description (sanitized HTML) shown on the detail page. */
+  description: text('description').notNull().default(''),
+  suitableFor: textList('suitable_for'),
+  order: integer('sort_order').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const packages = pgTable('packages', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  picture: text('picture').notNull().default(''),
+  shortText: text('short_text').notNull().default(''),
+  priceSetup: money('price_setup'),
+  priceMonthly: money('price_monthly'),
+  features: jsonb('features').$type<PackageFeature[]>().notNull().default(sql`'[]'::jsonb`),
+  isActive: boolean('is_active').notNull().default(true),
+  order: integer('sort_order').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** includedServiceIds of a package, in order; a deleted service leaves every package it was in. */
+export const packageServices = pgTable(
+  'package_services',
+  {
+    packageId: text('package_id')
+      .notNull()
+      .references(() => packages.id, { onDelete: 'cascade' }),
+    serviceId: text('service_id')
+      .notNull()
+      .references(() => services.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.packageId, t.serviceId] }), index('package_services_service_idx').on(t.serviceId)],
+);
+
+export const articles = pgTable(
+  'articles',
+  {
+    id: text('id').primaryKey(),
+    slug: text('slug').notNull().unique(),
+    title: text('title').notNull(),
+    excerpt: text('excerpt').notNull().default(''),
+    content: text('content').notNull().default(''),
+    featuredImage: text('featured_image').notNull().default(''),
+    featuredImageAlt: text('featured_image_alt').notNull().default(''),
+    authorName: text('author_name').notNull().default(''),
+    authorImage: text('author_image').notNull().default(''),
+    tags: textList('tags'),
+    published: boolean('published').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('articles_published_created_idx').on(t.published, t.createdAt)],
+);
+
+export const faqs = pgTable('faqs', {
+  id: text('id').primaryKey(),
+  question: text('question').notNull(),
+  /** Sanitized HTML. */
+  answer: text('answer').notNull(),
+  order: integer('sort_order').notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** Single documents keyed by name: 'landingPage' (blockOrder, hidden), 'siteContent' (texts, links). */
+export const appConfig = pgTable('app_config', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/** SEO metadata per public page, keyed by the page's path ('/', '/services', ...). */
+export const seoPages = pgTable('seo_pages', {
+  path: text('path').primaryKey(),
+  title: text('title').notNull().default(''),
+  description: text('description').notNull().default(''),
+  keywords: text('keywords').notNull().default(''),
+  image: text('image').notNull().default(''),
+  url: text('url').notNull().default(''),
+  type: text('type').notNull().default('website'),
+  author: text('author').notNull().default(''),
+  publishedTime: timestamp('published_time', { withTimezone: true, mode: 'date' }),
+  modifiedTime: timestamp('modified_time', { withTimezone: true, mode: 'date' }),
+  updatedAt: updatedAt(),
+});
+
+/** Uploaded or seeded images: bytes live in the database so one node and many serve the same files. */
+export const media = pgTable('media', {
+  /** Content hash (hex sha-256 prefix) — the URL is /media/{id}.{ext} and never changes meaning. */
+  id: text('id').primaryKey(),
+  contentType: text('content_type').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  size: integer('size').notNull(),
+  alt: text('alt').notNull().default(''),
+  originalName: text('original_name').notNull().default(''),
+  data: bytea('data').notNull(),
+  createdAt: createdAt(),
+});
+
+export type Service = typeof services.$inferSelect;
+export type Demo = typeof demos.$inferSelect;
+export type PackageRow = typeof packages.$inferSelect;
+export type Article = typeof articles.$inferSelect;
+export type Faq = typeof faqs.$inferSelect;
+export type SeoPage = typeof seoPages.$inferSelect;
+export type Media = typeof media.$inferSelect;

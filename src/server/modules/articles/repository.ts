@@ -1,0 +1,59 @@
+/** Public reads of articles: published only, newest first. */
+import { and, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { db } from '../../db';
+import { articles } from '../../db/schema';
+
+const hasTag = (tag: string): SQL => sql`${articles.tags} @> ${JSON.stringify([tag])}::jsonb`;
+
+function publishedWhere(tag?: string) {
+  return tag ? and(eq(articles.published, true), hasTag(tag)) : eq(articles.published, true);
+}
+
+export async function listPublishedArticles(opts: { limit?: number; offset?: number; tag?: string } = {}) {
+  const q = db()
+    .select()
+    .from(articles)
+    .where(publishedWhere(opts.tag))
+    .orderBy(desc(articles.createdAt), desc(articles.id))
+    .offset(opts.offset ?? 0);
+  return opts.limit === undefined ? q : q.limit(opts.limit);
+}
+
+export async function countPublishedArticles(tag?: string): Promise<number> {
+  const [row] = await db().select({ n: count() }).from(articles).where(publishedWhere(tag));
+  return row?.n ?? 0;
+}
+
+export async function getPublishedArticleBySlug(slug: string) {
+  const [row] = await db()
+    .select()
+    .from(articles)
+    .where(and(eq(articles.slug, slug), eq(articles.published, true)));
+  return row;
+}
+
+/** All tags of published articles with how often each is used, most used first. */
+export async function listPublishedTags(): Promise<{ tag: string; count: number }[]> {
+  const rows = await db()
+    .select({ tag: sql<string>`jsonb_array_elements_text(${articles.tags})`.as('tag') })
+    .from(articles)
+    .where(eq(articles.published, true));
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.tag, (counts.get(r.tag) ?? 0) + 1);
+  return [...counts].map(([tag, n]) => ({ tag, count: n })).sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
+}
+
+/** Up to `limit` other published articles, those sharing the most tags first, then the newest. */
+export async function listRelatedArticles(article: { id: string; tags: string[] }, limit = 3) {
+  const others = await db()
+    .select()
+    .from(articles)
+    .where(and(eq(articles.published, true), ne(articles.id, article.id)))
+    .orderBy(desc(articles.createdAt));
+  const shared = (tags: string[]) => tags.filter((t) => article.tags.includes(t)).length;
+  return others
+    .map((a, i) => ({ a, score: shared(a.tags), i }))
+    .sort((x, y) => y.score - x.score || x.i - y.i)
+    .slice(0, limit)
+    .map((x) => x.a);
+}

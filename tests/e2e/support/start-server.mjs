@@ -1,0 +1,30 @@
+// Starts the built site for the e2e suite on a fresh data folder with the demo content.
+import { spawnSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-e2e-'));
+const port = process.env.E2E_PORT ?? '4390';
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: port,
+  HOST: '127.0.0.1',
+  SITE_URL: `http://127.0.0.1:${port}`,
+  ASTRO_TELEMETRY_DISABLED: '1',
+  LOG_LEVEL: 'warn',
+};
+delete env.DATABASE_URL;
+
+const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env, stdio: 'inherit' });
+if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+const server = spawn(process.execPath, ['server.mjs'], { cwd: root, env, stdio: 'inherit' });
+const stop = () => server.kill('SIGTERM');
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+server.on('exit', (code) => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
+  test: {
+    // Playwright's *.spec.ts files live in tests/e2e and are never collected here.
+    include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+    globalSetup: ['tests/support/global-setup.ts'],
+    env: { NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Each PGlite instance holds its own WebAssembly heap; two workers suit a 2-core, memory-bound run.
+    maxWorkers: 2,
+  },
+});
