@@ -22,8 +22,8 @@ export default defineConfig({
   cache: {
     provider: {
       name: 'byte-limited-memory',
+      // The size comes from ROUTE_CACHE_BYTES at run time (read by the provider), not at build time.
       entrypoint: new URL('./src/server/cache/byte-limited-provider.ts', import.meta.url),
-      config: { maxBytes: Number(process.env.ROUTE_CACHE_BYTES ?? 41_943_040) },
     },
   },
   vite: {

@@ -6,7 +6,9 @@ import http from 'node:http';
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 
-const { handler, startServer } = await import('./dist/server/entry.mjs');
+// APP_DIST_DIR lets tools serve a build made with `astro build --outDir <dir>` (default ./dist).
+const distDir = new URL(`${process.env.APP_DIST_DIR ?? './dist'}/`.replace(/\/+$/, '/'), import.meta.url);
+const { handler, startServer } = await import(new URL('server/entry.mjs', distDir).href);
 
 async function warmUp() {
   const probe = http.createServer(handler);

@@ -19,5 +19,7 @@ export interface PageSeo {
   /** Extra JSON-LD objects for this page (Article, FAQPage...); Organization and WebSite are added on every page. */
   jsonLd?: Record<string, unknown>[] | undefined;
   breadcrumbs?: Breadcrumb[] | undefined;
+  /** FAQs shown on the page, for FAQPage JSON-LD (answers are HTML). */
+  faqs?: { question: string; answer: string }[] | undefined;
   noindex?: boolean | undefined;
 }

@@ -20,7 +20,8 @@ function maxAgeOf(response: Response): number {
 }
 
 const provider: CacheProviderFactory<{ maxBytes?: number }> = (options): CacheProvider => {
-  const store = new ByteLimitedStore(options?.maxBytes);
+  const fromEnv = process.env.ROUTE_CACHE_BYTES ? Number(process.env.ROUTE_CACHE_BYTES) : undefined;
+  const store = new ByteLimitedStore(options?.maxBytes ?? fromEnv);
   return {
     name: 'byte-limited-memory',
     async onRequest(context, next) {
