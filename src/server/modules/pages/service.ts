@@ -1,0 +1,45 @@
+/**
+ * The policy pages (/privacy, /terms): the HTML an admin saved under app_config 'page:privacy' / 'page:terms'
+ * ({ html, updatedAt }, sanitized on save), or the built-in default when none is saved, it is blank or
+ * unreadable. A failed read is logged only, so the policy pages always render.
+ */
+import { z } from 'astro/zod';
+import { DEFAULT_POLICIES_UPDATED_AT, defaultPolicyHtml, type PolicyKind } from '../../../shared/policies';
+import type { SiteContent } from '../../../shared/site-content';
+import { logger } from '../../logger';
+import { readConfigDocument } from '../site/repository';
+
+export const policyConfigKey = (kind: PolicyKind) => `page:${kind}` as const;
+
+const storedPolicySchema = z.object({
+  html: z.string().refine((h) => h.trim() !== ''),
+  updatedAt: z.coerce.date().optional(),
+});
+
+export interface PolicyDocument {
+  html: string;
+  updatedAt: Date;
+  /** True when the built-in text is shown (nothing saved yet). */
+  isDefault: boolean;
+}
+
+export async function getPolicy(kind: PolicyKind, site: Pick<SiteContent, 'siteName' | 'business' | 'footer'>): Promise<PolicyDocument> {
+  const fallback = (): PolicyDocument => ({
+    html: defaultPolicyHtml(kind, {
+      siteName: site.siteName,
+      legalName: site.business.legalName,
+      contactEmail: site.footer.contactEmail,
+    }),
+    updatedAt: DEFAULT_POLICIES_UPDATED_AT,
+    isDefault: true,
+  });
+  try {
+    const parsed = storedPolicySchema.safeParse(await readConfigDocument(policyConfigKey(kind)));
+    if (!parsed.success) return fallback();
+    const updatedAt = parsed.data.updatedAt && !Number.isNaN(parsed.data.updatedAt.getTime()) ? parsed.data.updatedAt : DEFAULT_POLICIES_UPDATED_AT;
+    return { html: parsed.data.html, updatedAt, isDefault: false };
+  } catch (err) {
+    logger.error({ err, kind }, 'policy page failed to load; using the built-in text');
+    return fallback();
+  }
+}
