@@ -1,10 +1,30 @@
+/**
+ * First-run demo content. A fresh install seeds realistic services, packages, demos and articles (with
+ * generated images) so the site looks complete before the owner writes anything. It happens once: a
+ * marker remembers it, so an owner who deletes the demo content never gets it back on the next start.
+ */
+import { importContentBundle } from '../modules/content-transfer';
 import { readConfigDocument, writeConfigDocument } from '../modules/site/repository';
+import { buildDemoBundle } from './demo-bundle';
+import { hasAnyContent } from './repository';
 
 const SEEDED_MARKER = 'demoContentSeeded';
 
-/** Seeds the demo content once, on a database that has never been seeded. */
-export async function seedDemoContentIfFresh(): Promise<boolean> {
+/**
+ * Seeds the demo content on a database that has never been seeded and holds no content yet (an install
+ * that imported its own content first is left alone). Returns true when demo content was written.
+ */
+export async function seedDemoContentIfFresh(now: Date = new Date()): Promise<boolean> {
   if (await readConfigDocument(SEEDED_MARKER)) return false;
-  await writeConfigDocument(SEEDED_MARKER, { at: new Date().toISOString() });
-  return true;
+  let seeded = false;
+  if (!(await hasAnyContent())) {
+    const result = await importContentBundle(await buildDemoBundle(now), now);
+    if (!result.ok) {
+      // The demo bundle is ours: a problem here is a bug, and the start must stop loudly.
+      throw new Error(`The demo content failed validation:\n${result.problems.map((p) => `${p.path}: ${p.message}`).join('\n')}`);
+    }
+    seeded = true;
+  }
+  await writeConfigDocument(SEEDED_MARKER, { at: now.toISOString(), demoContent: seeded });
+  return seeded;
 }

@@ -1,0 +1,129 @@
+/**
+ * Exporting every public entity as one content file (format version 1). Importing the result into an
+ * empty database and exporting again gives the same file, apart from `exportedAt`.
+ */
+import { CONTENT_FORMAT, CONTENT_FORMAT_VERSION, type ContentBundleInput } from '../../../shared/content-bundle';
+import { LANDING_BLOCKS } from '../../../shared/landing';
+import { db } from '../../db';
+import { policyConfigKey } from '../pages/service';
+import { LANDING_CONFIG_KEY, SITE_CONTENT_KEY } from '../site/service';
+import { readAllContent } from './repository';
+
+type ContentFile = ContentBundleInput & { exportedAt: string };
+
+const iso = (d: Date) => d.toISOString();
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const strings = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
+
+function landingPageConfig(stored: unknown) {
+  const doc = isObject(stored) ? stored : {};
+  return { blockOrder: strings(doc.blockOrder) ?? [...LANDING_BLOCKS], hidden: strings(doc.hidden) ?? [] };
+}
+
+function policyPage(stored: unknown) {
+  if (!isObject(stored) || typeof stored.html !== 'string' || stored.html.trim() === '') return undefined;
+  const updatedAt = typeof stored.updatedAt === 'string' ? stored.updatedAt : undefined;
+  return updatedAt ? { html: stored.html, updatedAt } : { html: stored.html };
+}
+
+export async function exportContentBundle(now: Date = new Date()): Promise<ContentFile> {
+  // One transaction: a consistent snapshot even while admins keep editing (PostgreSQL).
+  const all = await db().transaction((tx) => readAllContent(tx), { isolationLevel: 'repeatable read' });
+
+  const included = new Map<string, string[]>();
+  for (const link of all.packageServices) {
+    const list = included.get(link.packageId) ?? [];
+    list.push(link.serviceId);
+    included.set(link.packageId, list);
+  }
+
+  const pages: NonNullable<ContentBundleInput['pages']> = {};
+  for (const kind of ['privacy', 'terms'] as const) {
+    const page = policyPage(all.config.get(policyConfigKey(kind)));
+    if (page) pages[kind] = page;
+  }
+
+  return {
+    format: CONTENT_FORMAT,
+    version: CONTENT_FORMAT_VERSION,
+    exportedAt: iso(now),
+    services: all.services.map((s) => ({
+      id: s.id,
+      name: s.name,
+      picture: s.picture,
+      price: s.price,
+      shortText: s.shortText,
+      description: s.description,
+      benefits: s.benefits,
+      order: s.order,
+      createdAt: iso(s.createdAt),
+      updatedAt: iso(s.updatedAt),
+    })),
+    demos: all.demos.map((d) => ({
+      id: d.id,
+      name: d.name,
+      profilePicture: d.profilePicture,
+      shortText: d.shortText,
+      description: d.description,
+      suitableFor: d.suitableFor,
+      order: d.order,
+      createdAt: iso(d.createdAt),
+      updatedAt: iso(d.updatedAt),
+    })),
+    packages: all.packages.map((p) => ({
+      id: p.id,
+      name: p.name,
+      description: p.description,
+      picture: p.picture,
+      shortText: p.shortText,
+      priceSetup: p.priceSetup,
+      priceMonthly: p.priceMonthly,
+      includedServiceIds: included.get(p.id) ?? [],
+      features: p.features,
+      isActive: p.isActive,
+      order: p.order,
+      createdAt: iso(p.createdAt),
+      updatedAt: iso(p.updatedAt),
+    })),
+    articles: all.articles.map((a) => ({
+      id: a.id,
+      slug: a.slug,
+      title: a.title,
+      excerpt: a.excerpt,
+      content: a.content,
+      featuredImage: a.featuredImage,
+      featuredImageAlt: a.featuredImageAlt,
+      authorName: a.authorName,
+      authorImage: a.authorImage,
+      tags: a.tags,
+      published: a.published,
+      createdAt: iso(a.createdAt),
+      updatedAt: iso(a.updatedAt),
+    })),
+    faqs: all.faqs.map((f) => ({ id: f.id, question: f.question, answer: f.answer, order: f.order, createdAt: iso(f.createdAt) })),
+    landingPageConfig: landingPageConfig(all.config.get(LANDING_CONFIG_KEY)),
+    siteContent: isObject(all.config.get(SITE_CONTENT_KEY)) ? (all.config.get(SITE_CONTENT_KEY) as Record<string, unknown>) : {},
+    seo: all.seo.map((s) => ({
+      path: s.path,
+      title: s.title,
+      description: s.description,
+      keywords: s.keywords,
+      image: s.image,
+      url: s.url,
+      type: s.type,
+      author: s.author,
+      publishedTime: s.publishedTime ? iso(s.publishedTime) : null,
+      modifiedTime: s.modifiedTime ? iso(s.modifiedTime) : null,
+    })),
+    pages,
+    media: all.media.map((m) => ({
+      id: m.id,
+      contentType: m.contentType as 'image/webp',
+      width: m.width,
+      height: m.height,
+      alt: m.alt,
+      data: m.data.toString('base64'),
+    })),
+  };
+}

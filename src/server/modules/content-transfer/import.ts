@@ -1,0 +1,153 @@
+/**
+ * Importing a content file: validate every record, and only when nothing is wrong write everything in
+ * one transaction. Records keep their ids (old links keep working), HTML is sanitized on the way in,
+ * images are stored under their content hash. The CLI, the first-run demo seed and the admin import all
+ * come through here, so there is one write path for bulk content.
+ */
+import type { ContentBundle } from '../../../shared/content-bundle';
+import { db } from '../../db';
+import { sanitizeHtml } from '../../html/sanitize';
+import { upsertMedia } from '../../media/repository';
+import { policyConfigKey } from '../pages/service';
+import { LANDING_CONFIG_KEY, SITE_CONTENT_KEY } from '../site/service';
+import {
+  readExistingRefs,
+  upsertArticles,
+  upsertConfigDocuments,
+  upsertDemos,
+  upsertFaqs,
+  upsertPackages,
+  upsertSeoPages,
+  upsertServices,
+  type Executor,
+} from './repository';
+import { validateContentBundle, type Problem } from './validate';
+
+export interface ImportSummary {
+  services: number;
+  demos: number;
+  packages: number;
+  articles: number;
+  faqs: number;
+  seo: number;
+  media: number;
+  pages: number;
+  landingPageConfig: boolean;
+  siteContent: boolean;
+}
+
+export type ImportResult = { ok: true; summary: ImportSummary } | { ok: false; problems: Problem[] };
+
+/** A record's dates: missing createdAt means "now"; missing updatedAt means "as created". */
+function dates(record: { createdAt?: Date; updatedAt?: Date }, now: Date) {
+  const createdAt = record.createdAt ?? now;
+  return { createdAt, updatedAt: record.updatedAt ?? createdAt };
+}
+
+async function writeBundle(tx: Executor, bundle: ContentBundle, now: Date): Promise<ImportSummary> {
+  const media = bundle.media ?? [];
+  await upsertMedia(
+    media.map((m) => {
+      const data = Buffer.from(m.data, 'base64');
+      return { id: m.id, contentType: m.contentType, width: m.width, height: m.height, alt: m.alt, size: data.byteLength, data };
+    }),
+    tx,
+  );
+
+  const services = bundle.services ?? [];
+  await upsertServices(
+    tx,
+    services.map((s, i) => ({ ...s, description: sanitizeHtml(s.description), order: s.order ?? i, ...dates(s, now) })),
+  );
+
+  const demos = bundle.demos ?? [];
+  await upsertDemos(
+    tx,
+    demos.map((d, i) => ({ ...d, description: sanitizeHtml(d.description), order: d.order ?? i, ...dates(d, now) })),
+  );
+
+  const packages = bundle.packages ?? [];
+  await upsertPackages(
+    tx,
+    packages.map(({ includedServiceIds: _ids, ...p }, i) => ({
+      ...p,
+      description: sanitizeHtml(p.description),
+      order: p.order ?? i,
+      ...dates(p, now),
+    })),
+    new Map(packages.map((p) => [p.id, p.includedServiceIds])),
+  );
+
+  const articles = bundle.articles ?? [];
+  await upsertArticles(
+    tx,
+    articles.map((a) => ({ ...a, content: sanitizeHtml(a.content), ...dates(a, now) })),
+  );
+
+  const faqs = bundle.faqs ?? [];
+  await upsertFaqs(
+    tx,
+    faqs.map((f, i) => ({ ...f, answer: sanitizeHtml(f.answer), order: f.order ?? i, createdAt: f.createdAt ?? now })),
+  );
+
+  const seo = bundle.seo ?? [];
+  await upsertSeoPages(tx, seo.map((s) => ({ ...s, updatedAt: now })));
+
+  const docs: { key: string; value: unknown }[] = [];
+  if (bundle.landingPageConfig) docs.push({ key: LANDING_CONFIG_KEY, value: bundle.landingPageConfig });
+  if (bundle.siteContent) docs.push({ key: SITE_CONTENT_KEY, value: bundle.siteContent });
+  for (const kind of ['privacy', 'terms'] as const) {
+    const page = bundle.pages?.[kind];
+    if (page) {
+      docs.push({
+        key: policyConfigKey(kind),
+        value: { html: sanitizeHtml(page.html), updatedAt: (page.updatedAt ?? now).toISOString() },
+      });
+    }
+  }
+  await upsertConfigDocuments(tx, docs);
+
+  return {
+    services: services.length,
+    demos: demos.length,
+    packages: packages.length,
+    articles: articles.length,
+    faqs: faqs.length,
+    seo: seo.length,
+    media: media.length,
+    pages: Number(Boolean(bundle.pages?.privacy)) + Number(Boolean(bundle.pages?.terms)),
+    landingPageConfig: Boolean(bundle.landingPageConfig),
+    siteContent: Boolean(bundle.siteContent),
+  };
+}
+
+/**
+ * Validates `input` (parsed JSON) and, when every record is valid, upserts it all in one transaction.
+ * When anything is invalid nothing is written and every problem is returned.
+ */
+export async function importContentBundle(input: unknown, now: Date = new Date()): Promise<ImportResult> {
+  return db().transaction(async (tx) => {
+    // Inside the transaction: the references checked are the ones the writes will see.
+    const validation = await validateContentBundle(input, await readExistingRefs(tx));
+    if (!validation.ok) return validation;
+    return { ok: true, summary: await writeBundle(tx, validation.bundle, now) };
+  });
+}
+
+/** "6 services, 5 demos, …" for the CLI and the admin screen. */
+export function describeImportSummary(s: ImportSummary): string {
+  const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+  const parts = [
+    plural(s.services, 'service'),
+    plural(s.demos, 'demo'),
+    plural(s.packages, 'package'),
+    plural(s.articles, 'article'),
+    plural(s.faqs, 'FAQ'),
+    plural(s.seo, 'SEO entry', 'SEO entries'),
+    plural(s.media, 'image'),
+    plural(s.pages, 'policy page'),
+  ];
+  if (s.landingPageConfig) parts.push('the landing page layout');
+  if (s.siteContent) parts.push('the site texts');
+  return parts.join(', ');
+}

@@ -1,0 +1,4 @@
+/** Content export/import in format version 1 (docs/content-format.md). */
+export { exportContentBundle } from './export';
+export { describeImportSummary, importContentBundle, type ImportResult, type ImportSummary } from './import';
+export type { Problem } from './validate';

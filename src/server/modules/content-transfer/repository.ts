@@ -1,0 +1,123 @@
+/**
+ * Whole-table reads and upserts for export and import. Every function takes the transaction it runs in,
+ * so an import is all-or-nothing and an export is one consistent snapshot. Drizzle only.
+ */
+import { asc, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Database } from '../../db/client';
+import { appConfig, articles, demos, faqs, media, packageServices, packages, seoPages, services } from '../../db/schema';
+
+export type Executor = Database;
+
+const ROWS_PER_STATEMENT = 200;
+
+/** `SET col = excluded.col` for every column but the key: an upsert that makes the row equal the file's. */
+function takeIncoming(table: PgTable, key: string): Record<string, SQL> {
+  return Object.fromEntries(
+    Object.entries(getTableColumns(table))
+      .filter(([name]) => name !== key)
+      .map(([name, column]) => [name, sql.raw(`excluded."${column.name}"`)]),
+  );
+}
+
+async function upsertRows<T extends PgTable>(tx: Executor, table: T, key: string, rows: T['$inferInsert'][]) {
+  const target = getTableColumns(table)[key]!;
+  const set = takeIncoming(table, key);
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    await tx
+      .insert(table)
+      .values(rows.slice(i, i + ROWS_PER_STATEMENT))
+      .onConflictDoUpdate({ target, set });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Reads
+
+export async function readExistingRefs(tx: Executor) {
+  const [serviceRows, mediaRows, articleRows] = await Promise.all([
+    tx.select({ id: services.id }).from(services),
+    tx.select({ id: media.id }).from(media),
+    tx.select({ id: articles.id, slug: articles.slug }).from(articles),
+  ]);
+  return {
+    serviceIds: new Set(serviceRows.map((r) => r.id)),
+    mediaIds: new Set(mediaRows.map((r) => r.id)),
+    articleSlugs: new Map(articleRows.map((r) => [r.slug, r.id])),
+  };
+}
+
+export async function readAllContent(tx: Executor) {
+  const [serviceRows, demoRows, packageRows, links, articleRows, faqRows, seoRows, mediaRows, configRows] = await Promise.all([
+    tx.select().from(services).orderBy(asc(services.order), asc(services.createdAt), asc(services.id)),
+    tx.select().from(demos).orderBy(asc(demos.order), asc(demos.createdAt), asc(demos.id)),
+    tx.select().from(packages).orderBy(asc(packages.order), asc(packages.createdAt), asc(packages.id)),
+    tx.select().from(packageServices).orderBy(asc(packageServices.packageId), asc(packageServices.position)),
+    tx.select().from(articles).orderBy(asc(articles.createdAt), asc(articles.id)),
+    tx.select().from(faqs).orderBy(asc(faqs.order), asc(faqs.createdAt), asc(faqs.id)),
+    tx.select().from(seoPages).orderBy(asc(seoPages.path)),
+    // By id only: created-at differs between installs, the content hash does not.
+    tx.select().from(media).orderBy(asc(media.id)),
+    tx.select({ key: appConfig.key, value: appConfig.value }).from(appConfig),
+  ]);
+  return {
+    services: serviceRows,
+    demos: demoRows,
+    packages: packageRows,
+    packageServices: links,
+    articles: articleRows,
+    faqs: faqRows,
+    seo: seoRows,
+    media: mediaRows,
+    config: new Map(configRows.map((r) => [r.key, r.value as unknown])),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Writes
+
+export const upsertServices = (tx: Executor, rows: (typeof services.$inferInsert)[]) => upsertRows(tx, services, 'id', rows);
+export const upsertDemos = (tx: Executor, rows: (typeof demos.$inferInsert)[]) => upsertRows(tx, demos, 'id', rows);
+export const upsertFaqs = (tx: Executor, rows: (typeof faqs.$inferInsert)[]) => upsertRows(tx, faqs, 'id', rows);
+export const upsertSeoPages = (tx: Executor, rows: (typeof seoPages.$inferInsert)[]) => upsertRows(tx, seoPages, 'path', rows);
+
+/** Packages and their includedServiceIds: each package's links are replaced by the file's list, in order. */
+export async function upsertPackages(
+  tx: Executor,
+  rows: (typeof packages.$inferInsert)[],
+  includedServiceIds: ReadonlyMap<string, readonly string[]>,
+) {
+  await upsertRows(tx, packages, 'id', rows);
+  const ids = rows.map((r) => r.id);
+  if (ids.length === 0) return;
+  await tx.delete(packageServices).where(inArray(packageServices.packageId, ids));
+  const links = ids.flatMap((packageId) =>
+    (includedServiceIds.get(packageId) ?? []).map((serviceId, position) => ({ packageId, serviceId, position })),
+  );
+  for (let i = 0; i < links.length; i += ROWS_PER_STATEMENT) {
+    await tx.insert(packageServices).values(links.slice(i, i + ROWS_PER_STATEMENT));
+  }
+}
+
+/**
+ * Articles keep their ids; slugs may move between them (A takes B's old slug while B gets a new one).
+ * The slug column is unique per statement, so the file's articles first get a unique placeholder slug;
+ * nobody sees it, the transaction replaces it before it commits.
+ */
+export async function upsertArticles(tx: Executor, rows: (typeof articles.$inferInsert)[]) {
+  const ids = rows.map((r) => r.id);
+  if (ids.length === 0) return;
+  await tx
+    .update(articles)
+    .set({ slug: sql`'~import~' || ${articles.id}` })
+    .where(inArray(articles.id, ids));
+  await upsertRows(tx, articles, 'id', rows);
+}
+
+export async function upsertConfigDocuments(tx: Executor, docs: { key: string; value: unknown }[]) {
+  if (docs.length === 0) return;
+  await tx
+    .insert(appConfig)
+    .values(docs.map((d) => ({ key: d.key, value: d.value, updatedAt: new Date() })))
+    .onConflictDoUpdate({ target: appConfig.key, set: { value: sql`excluded.value`, updatedAt: sql`excluded.updated_at` } });
+}

@@ -1,0 +1,351 @@
+/**
+ * The content file format, version 1 (docs/content-format.md): one JSON document holding every public
+ * entity with the seed spec's field names. `npm run content:export` writes it, `content:import` and the
+ * first-run demo seed read it, and the Firebase importer produces it. Cross-record rules that need the
+ * whole file or the database (unique ids, references) live in the server's content-transfer module.
+ */
+import { z } from 'astro/zod';
+import { siteContentSchema } from './site-content';
+
+export const CONTENT_FORMAT = 'agency-site-content';
+export const CONTENT_FORMAT_VERSION = 1;
+
+// ---------------------------------------------------------------------------------------------------------
+// Field names (seed section 5, "Database client rules")
+
+/** Why `name` is not an acceptable field name under the seed's database rules, or undefined when it is. */
+export function fieldNameProblem(name: string): string | undefined {
+  if (name.length === 0) return 'field names must not be empty';
+  if (name.startsWith('__') && name.endsWith('__')) return 'field names must not both begin and end with "__"';
+  if (/[~*/[\]]/.test(name)) return 'field names must not contain ~ * / [ or ]';
+  return undefined;
+}
+
+export interface PathProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+
+/** Every key, at any depth of objects and arrays, that breaks the field-name rule. */
+export function findFieldNameProblems(value: unknown, path: (string | number)[] = []): PathProblem[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => findFieldNameProblems(item, [...path, i]));
+  if (!isPlainObject(value)) return [];
+  return Object.entries(value).flatMap(([key, child]) => {
+    const problem = fieldNameProblem(key);
+    return problem ? [{ path: [...path, key], message: problem }] : findFieldNameProblems(child, [...path, key]);
+  });
+}
+
+/**
+ * Keys of `input` that a (non-strict) schema dropped from its `output`: the fields it does not know.
+ * Zod objects strip unknown keys, so comparing the two finds them at any depth.
+ */
+function droppedKeys(input: unknown, output: unknown, path: (string | number)[] = []): PathProblem[] {
+  if (Array.isArray(input) && Array.isArray(output)) {
+    return input.flatMap((item, i) => droppedKeys(item, output[i], [...path, i]));
+  }
+  if (!isPlainObject(input) || !isPlainObject(output)) return [];
+  return Object.entries(input).flatMap(([key, child]) =>
+    key in output ? droppedKeys(child, output[key], [...path, key]) : [{ path: [...path, key], message: 'unknown field' }],
+  );
+}
+
+/** Problems of a site-content document: bad field names, unknown fields, and siteContentSchema's own rules. */
+export function siteContentProblems(value: unknown): PathProblem[] {
+  if (!isPlainObject(value)) return [{ path: [], message: 'must be an object' }];
+  const nameProblems = findFieldNameProblems(value);
+  const parsed = siteContentSchema.safeParse(value, { error: describeIssue });
+  if (!parsed.success) {
+    return [...nameProblems, ...parsed.error.issues.map((i) => ({ path: i.path as (string | number)[], message: i.message }))];
+  }
+  const reported = new Set(nameProblems.map((p) => formatPath(p.path)));
+  return [...nameProblems, ...droppedKeys(value, parsed.data).filter((p) => !reported.has(formatPath(p.path)))];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Dates: ISO strings, or the timestamp objects a Firestore export writes
+
+export type TimestampInput = string | Date | { _seconds: number; _nanoseconds?: number } | { seconds: number; nanoseconds?: number };
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+function fromSeconds(seconds: unknown, nanos: unknown): Date | undefined {
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return undefined;
+  const n = nanos === undefined ? 0 : nanos;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n >= 1e9) return undefined;
+  return new Date(seconds * 1000 + Math.floor(n / 1e6));
+}
+
+/** The instant a stored date stands for, or undefined when `value` is not a date this format accepts. */
+export function coerceTimestamp(value: unknown): Date | undefined {
+  let date: Date | undefined;
+  if (value instanceof Date) date = value;
+  else if (typeof value === 'string') date = ISO_DATE.test(value.trim()) ? new Date(value.trim()) : undefined;
+  else if (isPlainObject(value)) {
+    const keys = Object.keys(value).sort().join(',');
+    if (keys === '_nanoseconds,_seconds' || keys === '_seconds') date = fromSeconds(value._seconds, value._nanoseconds);
+    else if (keys === 'nanoseconds,seconds' || keys === 'seconds') date = fromSeconds(value.seconds, value.nanoseconds);
+  }
+  return date && !Number.isNaN(date.getTime()) ? date : undefined;
+}
+
+const TIMESTAMP_MESSAGE = 'must be an ISO 8601 date-time such as "2025-03-14T09:30:00.000Z" (or a Firestore timestamp object)';
+
+const timestamp = z
+  .custom<TimestampInput>((v) => coerceTimestamp(v) !== undefined, { message: TIMESTAMP_MESSAGE })
+  .transform((v) => coerceTimestamp(v)!);
+
+// ---------------------------------------------------------------------------------------------------------
+// Field types
+
+/** Record ids appear in URLs (/service/{id}): 1–120 URL-safe characters. */
+const recordId = z
+  .string()
+  .min(1)
+  .max(120)
+  .regex(/^[A-Za-z0-9._~-]+$/, 'must use only letters, digits and - _ . ~ (it becomes part of a URL)')
+  .refine((id) => !/^\.+$/.test(id), 'must not consist of dots only');
+
+/** Media ids are content hashes: the first 32 hex digits of the SHA-256 of the stored WebP bytes. */
+export const MEDIA_ID_PATTERN = /^[0-9a-f]{32}$/;
+export const mediaUrl = (id: string) => `/media/${id}.webp`;
+
+/** The media id in a `/media/{id}.webp` URL; undefined for any other URL. */
+export function mediaIdFromUrl(url: string): string | undefined {
+  const match = /^\/media\/([0-9a-f]{32})\.webp$/.exec(url);
+  return match?.[1];
+}
+
+/** An image reference: empty (no image), one of our `/media/{id}.webp` files, or an http(s) URL. */
+const imageUrl = z
+  .string()
+  .max(2048)
+  .refine(
+    (url) => url === '' || mediaIdFromUrl(url) !== undefined || /^https?:\/\/[^\s/]+[^\s]*$/i.test(url),
+    'must be empty, a /media/{id}.webp path or an http(s) URL',
+  );
+
+const text = (max: number) => z.string().max(max);
+const requiredText = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
+const textList = (maxItems: number, maxLength: number) => z.array(requiredText(maxLength)).max(maxItems);
+
+/** Prices: a number ≥ 0 or null (no price). Stored with two decimals. */
+const price = z
+  .number()
+  .min(0)
+  .max(99_999_999)
+  .nullable()
+  .default(null)
+  .transform((v) => (v === null ? null : Math.round(v * 100) / 100));
+
+const order = z.number().int().min(-1_000_000).max(1_000_000).optional();
+
+export const LIMITS = {
+  name: 200,
+  shortText: 2000,
+  html: 100_000,
+  articleHtml: 300_000,
+  policyHtml: 300_000,
+  imageBytes: 10 * 1024 * 1024,
+  records: 5000,
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------
+// Records
+
+export const serviceRecordSchema = z.strictObject({
+  id: recordId,
+  name: requiredText(LIMITS.name),
+  picture: imageUrl.default(''),
+  price,
+  shortText: text(LIMITS.shortText).default(''),
+  /** Sanitized HTML, shown on the service's detail page. */
+  description: text(LIMITS.html).default(''),
+  benefits: textList(30, 300).default([]),
+  order,
+  createdAt: timestamp.optional(),
+  updatedAt: timestamp.optional(),
+});
+
+export const demoRecordSchema = z.strictObject({
+  id: recordId,
+  name: requiredText(LIMITS.name),
+  profilePicture: imageUrl.default(''),
+  shortText: text(LIMITS.shortText).default(''),
+  description: text(LIMITS.html).default(''),
+  suitableFor: textList(30, 120).default([]),
+  order,
+  createdAt: timestamp.optional(),
+  updatedAt: timestamp.optional(),
+});
+
+const packageFeature = z.strictObject({ title: requiredText(120), description: text(1000).default('') });
+
+export const packageRecordSchema = z.strictObject({
+  id: recordId,
+  name: requiredText(LIMITS.name),
+  description: text(LIMITS.html).default(''),
+  picture: imageUrl.default(''),
+  shortText: text(LIMITS.shortText).default(''),
+  priceSetup: price,
+  priceMonthly: price,
+  includedServiceIds: z.array(recordId).max(100).default([]),
+  features: z.array(packageFeature).max(30).default([]),
+  isActive: z.boolean().default(true),
+  order,
+  createdAt: timestamp.optional(),
+  updatedAt: timestamp.optional(),
+});
+
+export const articleRecordSchema = z.strictObject({
+  id: recordId,
+  /** /article/{slug}: same character rules as ids. */
+  slug: recordId,
+  title: requiredText(LIMITS.name),
+  excerpt: text(1000).default(''),
+  content: text(LIMITS.articleHtml).default(''),
+  featuredImage: imageUrl.default(''),
+  featuredImageAlt: text(300).default(''),
+  authorName: text(120).default(''),
+  authorImage: imageUrl.default(''),
+  tags: textList(20, 50).default([]),
+  published: z.boolean().default(false),
+  createdAt: timestamp.optional(),
+  updatedAt: timestamp.optional(),
+});
+
+export const faqRecordSchema = z.strictObject({
+  id: recordId,
+  question: requiredText(300),
+  /** Sanitized HTML. */
+  answer: requiredText(20_000),
+  order,
+  createdAt: timestamp.optional(),
+});
+
+export const landingPageConfigSchema = z.strictObject({
+  // Unknown block names are kept and skipped when rendering (seed: "Unknown block names are skipped").
+  blockOrder: z.array(z.string().min(1).max(40)).max(40),
+  hidden: z.array(z.string().min(1).max(40)).max(40).default([]),
+});
+
+export const seoRecordSchema = z.strictObject({
+  path: z
+    .string()
+    .max(300)
+    .regex(/^\/[^\s?#]*$/, 'must be a site path starting with "/" (no spaces, query or fragment)'),
+  title: text(200).default(''),
+  description: text(1000).default(''),
+  keywords: text(500).default(''),
+  image: imageUrl.default(''),
+  url: z
+    .string()
+    .max(2048)
+    .refine((u) => u === '' || /^(https?:\/\/|\/)/i.test(u), 'must be empty, a site path or an http(s) URL')
+    .default(''),
+  type: text(40).default('website'),
+  author: text(120).default(''),
+  publishedTime: timestamp.nullable().default(null),
+  modifiedTime: timestamp.nullable().default(null),
+});
+
+const policyPageSchema = z.strictObject({
+  html: requiredText(LIMITS.policyHtml),
+  updatedAt: timestamp.optional(),
+});
+
+export const mediaRecordSchema = z.strictObject({
+  id: z.string().regex(MEDIA_ID_PATTERN, 'must be the 32-hex-digit content hash of the image'),
+  contentType: z.literal('image/webp', { error: 'must be "image/webp"' }),
+  width: z.number().int().min(1).max(10_000),
+  height: z.number().int().min(1).max(10_000),
+  alt: text(300).default(''),
+  // Base64 of at most LIMITS.imageBytes bytes.
+  data: z.base64({ error: 'must be base64-encoded image bytes' }).max(Math.ceil(LIMITS.imageBytes / 3) * 4),
+});
+
+/** A free-form object checked by the field-name rule and siteContentSchema (which also checks lat/long). */
+const siteContentDocument = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  for (const p of siteContentProblems(value)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+});
+
+const section = <T extends z.ZodType>(record: T) => z.array(record).max(LIMITS.records).optional();
+
+export const contentBundleSchema = z.strictObject({
+  format: z.literal(CONTENT_FORMAT),
+  version: z.literal(CONTENT_FORMAT_VERSION),
+  exportedAt: timestamp.optional(),
+  services: section(serviceRecordSchema),
+  demos: section(demoRecordSchema),
+  packages: section(packageRecordSchema),
+  articles: section(articleRecordSchema),
+  faqs: section(faqRecordSchema),
+  landingPageConfig: landingPageConfigSchema.optional(),
+  siteContent: siteContentDocument.optional(),
+  seo: section(seoRecordSchema),
+  pages: z.strictObject({ privacy: policyPageSchema.optional(), terms: policyPageSchema.optional() }).optional(),
+  media: section(mediaRecordSchema),
+});
+
+/** What a file may contain (dates as strings or timestamp objects, optional fields omitted). */
+export type ContentBundleInput = z.input<typeof contentBundleSchema>;
+/** The validated content: dates as Date, defaults filled in. */
+export type ContentBundle = z.output<typeof contentBundleSchema>;
+
+/** The order sections appear in the file and in problem reports. */
+export const BUNDLE_SECTIONS = [
+  'format',
+  'version',
+  'exportedAt',
+  'services',
+  'demos',
+  'packages',
+  'articles',
+  'faqs',
+  'landingPageConfig',
+  'siteContent',
+  'seo',
+  'pages',
+  'media',
+] as const;
+
+// ---------------------------------------------------------------------------------------------------------
+// Messages
+
+/** `services[2].benefits[0]`, or `siteContent["odd key"]` for keys that are not plain identifiers. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else if (typeof part === 'string' && /^[A-Za-z_$][\w$]*$/.test(part)) out += out ? `.${part}` : part;
+    else out += `[${JSON.stringify(String(part))}]`;
+  }
+  return out || '(file)';
+}
+
+type Issue = z.core.$ZodRawIssue;
+
+/** Short messages for people fixing a file by hand ("is required", "must be at most 200 characters"). */
+export function describeIssue(issue: Issue): string | undefined {
+  if (issue.input === undefined && issue.code !== 'unrecognized_keys') return 'is required';
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}${issue.input === null ? ', not null' : ''}`;
+    case 'too_big': {
+      const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
+      return `must be at most ${String(issue.maximum)}${unit}`;
+    }
+    case 'too_small': {
+      if (issue.origin === 'string' && issue.minimum === 1) return 'must not be empty';
+      const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
+      return `must be at least ${String(issue.minimum)}${unit}`;
+    }
+    case 'invalid_value':
+      return `must be ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}`;
+    default:
+      return undefined;
+  }
+}
