@@ -35,6 +35,26 @@ const envSchema = z.object({
     .min(MIN_ROUTE_CACHE_BYTES, `must be at least ${MIN_ROUTE_CACHE_BYTES}`)
     .default(DEFAULT_ROUTE_CACHE_BYTES),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Mail: SMTP when set (smtp:// or smtps://), otherwise .eml files in DATA_DIR/outbox/. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL such as smtps://user:pass@mail.example.com')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_FROM: z.string().min(3).default('Agency <no-reply@localhost>'),
+  /** Signs sessions and links. Generated into DATA_DIR/auth-secret on the embedded DB; required with DATABASE_URL. */
+  AUTH_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters (generate one with: openssl rand -base64 32)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** Header the reverse proxy sets to the client's IP (e.g. x-real-ip); unset = the socket address. */
+  TRUSTED_PROXY_IP_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'must be a header name such as x-real-ip')
+    .transform((h) => h.toLowerCase())
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 
 export type AppConfig = z.infer<typeof envSchema> & { dataDir: string };
@@ -46,6 +66,10 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  if (result.data.DATABASE_URL && !result.data.AUTH_SECRET) {
+    // Every server node must sign with the same secret, so it cannot be generated per data folder.
+    throw new ConfigError('Invalid configuration:\n  AUTH_SECRET: is required when DATABASE_URL is set');
   }
   return { ...result.data, dataDir: path.resolve(result.data.DATA_DIR) };
 }

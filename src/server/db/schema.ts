@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   customType,
   index,
@@ -14,6 +15,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -160,3 +162,103 @@ export type Article = typeof articles.$inferSelect;
 export type Faq = typeof faqs.$inferSelect;
 export type SeoPage = typeof seoPages.$inferSelect;
 export type Media = typeof media.$inferSelect;
+
+/*
+ * Member accounts, owned by better-auth (src/server/auth). JS keys are better-auth's field names (its
+ * Drizzle adapter maps by key); columns are snake_case like the rest of the schema.
+ */
+const authTime = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export type UserRole = 'user' | 'admin';
+
+/** The seed's user profile: firstName, lastName, role, optional phone/website/signupSource. */
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    /** "First Last", kept for better-auth and mail greetings. */
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    image: text('image'),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    role: text('role').$type<UserRole>().notNull().default('user'),
+    phone: text('phone'),
+    website: text('website'),
+    signupSource: text('signup_source'),
+    /** Admin plugin: a disabled account ("banned") cannot sign in and loses its sessions. */
+    banned: boolean('banned').notNull().default(false),
+    banReason: text('ban_reason'),
+    banExpires: authTime('ban_expires'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email_idx').on(t.email), index('users_role_idx').on(t.role)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    token: text('token').notNull().unique(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: authTime('expires_at').notNull(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    impersonatedBy: text('impersonated_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Sign-in methods of a user; email + password is providerId 'credential' with the password hash. */
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    password: text('password'),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    idToken: text('id_token'),
+    accessTokenExpiresAt: authTime('access_token_expires_at'),
+    refreshTokenExpiresAt: authTime('refresh_token_expires_at'),
+    scope: text('scope'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('accounts_user_idx').on(t.userId)],
+);
+
+/** One-time values (password-reset tokens); consumed on use. */
+export const verifications = pgTable(
+  'verifications',
+  {
+    id: text('id').primaryKey(),
+    identifier: text('identifier').notNull(),
+    value: text('value').notNull(),
+    expiresAt: authTime('expires_at').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('verifications_identifier_idx').on(t.identifier)],
+);
+
+/** better-auth's rate-limit counters, in the database so limits hold across restarts and nodes. */
+export const rateLimits = pgTable('rate_limits', {
+  id: text('id').primaryKey(),
+  key: text('key').notNull().unique(),
+  count: integer('count').notNull(),
+  lastRequest: bigint('last_request', { mode: 'number' }).notNull(),
+});
+
+export type User = typeof users.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;

@@ -1,0 +1,31 @@
+/** Account settings and paths, in one place so the decision record (docs/decisions/003) can point here. */
+
+export const AUTH_BASE_PATH = '/api/auth';
+/** Pages the UI step builds: emailed links land there with `?error=CODE` or `?token=...`. */
+export const VERIFY_EMAIL_PAGE = '/verify-email';
+export const RESET_PASSWORD_PAGE = '/auth/reset-password';
+export const SIGN_IN_PAGE = '/auth';
+
+export const COOKIE_PREFIX = 'agency';
+/** Set by handleAuthRequest from the socket or the trusted proxy header; client values are replaced. */
+export const CLIENT_IP_HEADER = 'x-agency-client-ip';
+
+export const SESSION_DAYS = 7;
+/** "Recent sign-in" for a password change (the seed's requires-recent-login). */
+export const RECENT_SIGN_IN_SECONDS = 10 * 60;
+export const VERIFICATION_LINK_SECONDS = 24 * 60 * 60;
+export const RESET_LINK_SECONDS = 60 * 60;
+/** Auth bodies are a few hundred bytes; 64 KiB still lets a 10 KB name reach validation for a field error. */
+export const MAX_AUTH_BODY_BYTES = 64 * 1024;
+
+/** Per client IP and path; stored in the rate_limits table. */
+export const RATE_LIMITS = {
+  '/sign-in/email': { window: 60, max: 5 },
+  '/sign-up/email': { window: 60, max: 5 },
+  '/send-verification-email': { window: 300, max: 3 },
+  '/request-password-reset': { window: 300, max: 3 },
+  '/reset-password': { window: 60, max: 5 },
+  '/reset-password/*': { window: 60, max: 10 },
+  '/verify-email': { window: 60, max: 10 },
+  '/account/change-password': { window: 60, max: 5 },
+} as const;

@@ -1,0 +1,66 @@
+/**
+ * The account emails: plain text first (what the outbox log and simple clients show), plus a minimal
+ * HTML part. Every interpolated value is escaped in HTML; links are built by the caller from SITE_URL.
+ */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+interface Recipient {
+  email: string;
+  name?: string | null;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const greeting = (to: Recipient) => `Hello${to.name?.trim() ? ` ${to.name.trim()}` : ''},`;
+
+function compose(to: Recipient, subject: string, paragraphs: string[], link?: { label: string; url: string }): MailMessage {
+  const text = [greeting(to), '', ...paragraphs.flatMap((p) => [p, '']), ...(link ? [`${link.label}: ${link.url}`, ''] : [])].join('\n');
+  const html = [
+    `<p>${escapeHtml(greeting(to))}</p>`,
+    ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    link ? `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>` : '',
+  ].join('\n');
+  return { to: to.email, subject, text, html };
+}
+
+export function verificationEmail(to: Recipient, url: string, siteName: string): MailMessage {
+  return compose(
+    to,
+    `Confirm your email for ${siteName}`,
+    [
+      `Please confirm your email address to finish creating your ${siteName} account. The link signs you in and is valid for 24 hours.`,
+      'If you did not create an account, you can ignore this email.',
+    ],
+    { label: 'Confirm your email', url },
+  );
+}
+
+export function passwordResetEmail(to: Recipient, url: string, siteName: string): MailMessage {
+  return compose(
+    to,
+    `Reset your ${siteName} password`,
+    [
+      'Someone asked to reset the password of your account. The link is valid for one hour and works once.',
+      'If it was not you, ignore this email: your password stays the same.',
+    ],
+    { label: 'Choose a new password', url },
+  );
+}
+
+export function passwordChangedEmail(to: Recipient, siteName: string, signInUrl: string): MailMessage {
+  return compose(
+    to,
+    `Your ${siteName} password was changed`,
+    [
+      'The password of your account was just changed, and your other sessions were signed out.',
+      'If you did not do this, reset your password right away and contact us.',
+    ],
+    { label: 'Log in', url: signInUrl },
+  );
+}

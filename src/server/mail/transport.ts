@@ -1,0 +1,64 @@
+/**
+ * Sending mail. With SMTP_URL: nodemailer over SMTP. Without: each message is rendered by nodemailer's
+ * stream transport into an RFC 822 .eml file in DATA_DIR/outbox/ and its links are logged, so a fresh
+ * install can verify accounts and reset passwords with no mail server.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
+import type { MailMessage } from './templates';
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  readonly mode: 'smtp' | 'outbox';
+}
+
+export interface MailLogger {
+  info(obj: object, msg: string): void;
+}
+
+export interface MailerOptions {
+  from: string;
+  smtpUrl?: string | undefined;
+  outboxDir: string;
+  logger: MailLogger;
+}
+
+const linksIn = (text: string) => text.match(/https?:\/\/[^\s<>"]+/g) ?? [];
+
+export function createMailer({ from, smtpUrl, outboxDir, logger }: MailerOptions): Mailer {
+  if (smtpUrl) {
+    // Auth links are time-limited: fail fast rather than hang a sign-up request on an unreachable server.
+    const transport = nodemailer.createTransport({
+      url: smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    } as SMTPTransport.Options);
+    return {
+      mode: 'smtp',
+      async send(message) {
+        await transport.sendMail({ from, ...message });
+        logger.info({ to: message.to, subject: message.subject }, 'mail sent');
+      },
+    };
+  }
+
+  const renderer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  return {
+    mode: 'outbox',
+    async send(message) {
+      const info = await renderer.sendMail({ from, ...message });
+      await fs.mkdir(outboxDir, { recursive: true, mode: 0o700 });
+      const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
+      // 0600: the file holds live sign-in links.
+      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      logger.info(
+        { to: message.to, subject: message.subject, file, links: linksIn(message.text) },
+        `mail written to the outbox (no SMTP_URL): ${linksIn(message.text).join(' ')}`,
+      );
+    },
+  };
+}

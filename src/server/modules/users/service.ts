@@ -1,0 +1,176 @@
+/**
+ * Member profiles and roles. Every role change happens here, on the server, in one transaction holding
+ * the users lock (PRODUCT.md "Deliberate differences" 2): the first verified user becomes admin while the
+ * table holds at most one row (seed section 6), later promotion needs an admin — or no admin at all —
+ * and the last admin can never be demoted.
+ */
+import { fieldErrorsOf, profileSchema, type FieldErrors } from '../../../shared/auth-schemas';
+import { db } from '../../db';
+import type { UserRole } from '../../db/schema';
+import { logger } from '../../logger';
+import * as repo from './repository';
+import type { Profile } from './repository';
+
+export type { Profile } from './repository';
+
+/** The seed's threshold: "users collection with 1 or fewer documents". */
+export const FIRST_ADMIN_MAX_USERS = 1;
+
+export type UsersErrorCode =
+  | 'NO_USER_LOGGED_IN'
+  | 'NOT_FOUND'
+  | 'NOT_ALLOWED'
+  | 'NOT_VERIFIED'
+  | 'LAST_ADMIN'
+  | 'CANNOT_DISABLE_SELF';
+
+const MESSAGES: Record<UsersErrorCode, string> = {
+  NO_USER_LOGGED_IN: 'No user logged in',
+  NOT_FOUND: 'User not found',
+  NOT_ALLOWED: 'Only an admin can change roles',
+  NOT_VERIFIED: 'The user must verify their email first',
+  LAST_ADMIN: 'The last admin cannot be removed: promote another admin first',
+  CANNOT_DISABLE_SELF: 'You cannot disable your own account',
+};
+
+export class UsersError extends Error {
+  constructor(readonly code: UsersErrorCode) {
+    super(MESSAGES[code]);
+    this.name = 'UsersError';
+  }
+}
+
+const transaction = <T>(work: (tx: repo.Executor) => Promise<T>) =>
+  db().transaction(async (tx) => {
+    await repo.lockUsers(tx);
+    return work(tx);
+  });
+
+/** The profile of a signed-in user, or undefined (the seed: "Profile fetch fails → logged; no profile"). */
+export async function getProfile(userId: string): Promise<Profile | undefined> {
+  try {
+    return await repo.findProfile(userId);
+  } catch (err) {
+    logger.error({ err, userId }, 'profile fetch failed');
+    return undefined;
+  }
+}
+
+/**
+ * Runs after a user verifies their email. Returns true when this user became the first admin. A failure
+ * is logged, never thrown: verification itself must still succeed (seed section 8).
+ */
+export async function promoteIfFirstVerifiedUser(userId: string): Promise<boolean> {
+  try {
+    return await transaction(async (tx) => {
+      const user = await repo.findProfile(userId, tx);
+      if (!user || !user.emailVerified || user.banned || user.role === 'admin') return false;
+      if ((await repo.countUsers(tx)) > FIRST_ADMIN_MAX_USERS) return false;
+      await repo.updateRole(userId, 'admin', tx);
+      logger.info({ userId }, 'first verified user promoted to admin');
+      return true;
+    });
+  } catch (err) {
+    logger.error({ err, userId }, 'first-user admin promotion failed');
+    return false;
+  }
+}
+
+async function loadActor(actorId: string | undefined, tx: repo.Executor) {
+  const actor = actorId ? await repo.findProfile(actorId, tx) : undefined;
+  if (!actor || actor.banned) throw new UsersError('NO_USER_LOGGED_IN');
+  return actor;
+}
+
+async function loadTarget(targetId: string, tx: repo.Executor) {
+  const target = await repo.findProfile(targetId, tx);
+  if (!target) throw new UsersError('NOT_FOUND');
+  return target;
+}
+
+const isAdmin = (p: Profile) => p.role === 'admin' && p.emailVerified && !p.banned;
+
+/**
+ * The manual "promote to admin": an admin may promote any verified user; when no admin exists, a verified
+ * user may promote themselves (the seed's self-promote, made safe). Nobody else, never otherwise oneself.
+ */
+export async function promote(actorId: string | undefined, targetId: string): Promise<Profile> {
+  return transaction(async (tx) => {
+    const actor = await loadActor(actorId, tx);
+    const target = await loadTarget(targetId, tx);
+    const allowed = isAdmin(actor) || (actor.id === target.id && actor.emailVerified && (await repo.countAdmins(tx)) === 0);
+    if (!allowed) throw new UsersError('NOT_ALLOWED');
+    if (!target.emailVerified) throw new UsersError('NOT_VERIFIED');
+    if (target.role !== 'admin') await repo.updateRole(target.id, 'admin', tx);
+    logger.info({ actorId: actor.id, targetId: target.id }, 'user promoted to admin');
+    return { ...target, role: 'admin' };
+  });
+}
+
+/** Admin-only role change; demoting the last admin is refused. */
+export async function setRole(actorId: string | undefined, targetId: string, role: UserRole): Promise<Profile> {
+  if (role === 'admin') return promote(actorId, targetId);
+  return transaction(async (tx) => {
+    const actor = await loadActor(actorId, tx);
+    if (!isAdmin(actor)) throw new UsersError('NOT_ALLOWED');
+    const target = await loadTarget(targetId, tx);
+    if (target.role === 'admin') {
+      if ((await repo.countAdmins(tx)) <= 1) throw new UsersError('LAST_ADMIN');
+      await repo.updateRole(target.id, 'user', tx);
+      logger.info({ actorId: actor.id, targetId: target.id }, 'admin demoted to user');
+    }
+    return { ...target, role: 'user' };
+  });
+}
+
+/** Disables an account and ends all its sessions at once; better-auth's admin plugin refuses new sign-ins. */
+export async function disableUser(actorId: string | undefined, targetId: string, reason: string | null = null) {
+  await transaction(async (tx) => {
+    const actor = await loadActor(actorId, tx);
+    if (!isAdmin(actor)) throw new UsersError('NOT_ALLOWED');
+    if (actor.id === targetId) throw new UsersError('CANNOT_DISABLE_SELF');
+    await loadTarget(targetId, tx);
+    await repo.setBanned(targetId, true, reason?.trim().slice(0, 500) || null, tx);
+    await repo.deleteSessionsOf(targetId, tx);
+    logger.info({ actorId: actor.id, targetId }, 'account disabled');
+  });
+}
+
+export async function enableUser(actorId: string | undefined, targetId: string) {
+  await transaction(async (tx) => {
+    const actor = await loadActor(actorId, tx);
+    if (!isAdmin(actor)) throw new UsersError('NOT_ALLOWED');
+    await loadTarget(targetId, tx);
+    await repo.setBanned(targetId, false, null, tx);
+  });
+}
+
+/** The member's own profile edit: names, phone, website (trimmed; blank clears). */
+export async function updateProfile(
+  userId: string | undefined,
+  input: unknown,
+): Promise<{ ok: true; profile: Profile } | { ok: false; fieldErrors: FieldErrors }> {
+  if (!userId) throw new UsersError('NO_USER_LOGGED_IN');
+  const parsed = profileSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsOf(parsed.error) };
+  const { firstName, lastName, phone, website } = parsed.data;
+  await repo.updateProfileFields(userId, { firstName, lastName, phone: phone ?? null, website: website ?? null });
+  const profile = await repo.findProfile(userId);
+  if (!profile) throw new UsersError('NO_USER_LOGGED_IN');
+  return { ok: true, profile };
+}
+
+/**
+ * `npm run create-admin -- email`: the operator, with server access, vouches for the address, so the
+ * account is also marked verified (admin routes require a verified email).
+ */
+export async function makeAdminByEmail(email: string): Promise<Profile> {
+  return transaction(async (tx) => {
+    const user = await repo.findProfileByEmail(email, tx);
+    if (!user) throw new UsersError('NOT_FOUND');
+    await repo.markVerified(user.id, tx);
+    await repo.updateRole(user.id, 'admin', tx);
+    await repo.setBanned(user.id, false, null, tx);
+    return { ...user, emailVerified: true, role: 'admin', banned: false };
+  });
+}

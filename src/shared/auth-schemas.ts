@@ -1,0 +1,152 @@
+/**
+ * Account input rules, shared by the future forms (islands) and the server, which enforces them before
+ * better-auth stores anything. Pure: no server imports.
+ */
+import { z } from 'astro/zod';
+
+/** Seed section 9. */
+export const MIN_PASSWORD_LENGTH = 6;
+/** better-auth's default ceiling; also bounds the hashing work an attacker can ask for. */
+export const MAX_PASSWORD_LENGTH = 128;
+export const MAX_NAME_LENGTH = 100;
+export const MAX_EMAIL_LENGTH = 254;
+export const MAX_PHONE_LENGTH = 40;
+export const MAX_WEBSITE_LENGTH = 2048;
+export const MAX_PATH_LENGTH = 512;
+
+// C0/C1 control characters and bidi overrides: invisible in a name, dangerous in mail headers and logs.
+const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+export const PASSWORD_MESSAGES = {
+  required: 'Please enter a password',
+  tooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
+  tooLong: `Password must be at most ${MAX_PASSWORD_LENGTH} characters long`,
+  mismatch: 'Passwords do not match',
+} as const;
+
+const noControlChars = (s: string) => !FORBIDDEN_CHARS.test(s);
+
+const personName = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(MAX_NAME_LENGTH, `${label} must be at most ${MAX_NAME_LENGTH} characters`)
+    .refine(noControlChars, `${label} contains characters that are not allowed`);
+
+export const emailField = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(MAX_EMAIL_LENGTH, 'Please enter a valid email address')
+  .pipe(z.email('Please enter a valid email address'))
+  .transform((e) => e.toLowerCase());
+
+export const passwordField = z
+  .string({ error: PASSWORD_MESSAGES.required })
+  .min(1, PASSWORD_MESSAGES.required)
+  .min(MIN_PASSWORD_LENGTH, PASSWORD_MESSAGES.tooShort)
+  .max(MAX_PASSWORD_LENGTH, PASSWORD_MESSAGES.tooLong);
+
+/** Optional text: trimmed; blank becomes undefined so it is not stored (seed section 3). */
+const optionalText = (max: number, label: string) =>
+  z
+    .string()
+    .max(max * 2, `${label} must be at most ${max} characters`)
+    .optional()
+    .nullable()
+    .transform((v) => (v == null || v.trim() === '' ? undefined : v.trim()))
+    .refine((v) => v === undefined || v.length <= max, `${label} must be at most ${max} characters`)
+    .refine((v) => v === undefined || noControlChars(v), `${label} contains characters that are not allowed`);
+
+export const phoneField = optionalText(MAX_PHONE_LENGTH, 'Phone').refine(
+  (v) => v === undefined || /^\+?[0-9 ()./-]{5,}$/.test(v),
+  'Please enter a valid phone number',
+);
+
+/** A website: "example.com" is accepted and stored as "https://example.com". */
+export const websiteField = optionalText(MAX_WEBSITE_LENGTH, 'Website')
+  .transform((v) => (v === undefined || /^https?:\/\//i.test(v) ? v : `https://${v}`))
+  .refine((v) => {
+    if (v === undefined) return true;
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.includes('.') && !/\s/.test(v);
+    } catch {
+      return false;
+    }
+  }, 'Please enter a valid website address');
+
+/** A same-site path (the page saved before login); anything else is dropped rather than stored. */
+export function sanitizeSitePath(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const v = value.trim();
+  if (!v.startsWith('/') || v.startsWith('//') || v.includes('\\') || v.length > MAX_PATH_LENGTH) return undefined;
+  return noControlChars(v) ? v : undefined;
+}
+
+/** Unknown keys (role, emailVerified, ...) are refused by name, never silently stored or ignored. */
+const noExtraFields = { error: (issue: { code?: string }) => (issue.code === 'unrecognized_keys' ? 'This field cannot be set' : undefined) };
+
+export const signUpSchema = z.strictObject(
+  {
+    firstName: personName('First name'),
+    lastName: personName('Last name'),
+    email: emailField,
+    password: passwordField,
+    phone: phoneField,
+    website: websiteField,
+    signupSource: z.unknown().transform(sanitizeSitePath).optional(),
+    callbackURL: z.unknown().transform(sanitizeSitePath).optional(),
+    rememberMe: z.boolean().optional(),
+  },
+  noExtraFields,
+);
+export type SignUpInput = z.input<typeof signUpSchema>;
+
+export const signInSchema = z.object({
+  email: emailField,
+  password: z
+    .string({ error: PASSWORD_MESSAGES.required })
+    .min(1, PASSWORD_MESSAGES.required)
+    .max(MAX_PASSWORD_LENGTH, 'Invalid email or password'),
+});
+
+export const emailOnlySchema = z.object({ email: emailField });
+
+/** The seed's change-password form (section 5): both fields required, must match, at least 6. */
+export const changePasswordSchema = z
+  .object({
+    newPassword: passwordField,
+    confirmPassword: z.string({ error: PASSWORD_MESSAGES.required }).min(1, PASSWORD_MESSAGES.required),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { path: ['confirmPassword'], error: PASSWORD_MESSAGES.mismatch });
+
+export const resetPasswordSchema = z.object({
+  token: z.string().min(1).max(200),
+  newPassword: passwordField,
+});
+
+/** Profile edits (dashboard): names required, phone/website optional and cleared when blank. */
+export const profileSchema = z.strictObject(
+  {
+    firstName: personName('First name'),
+    lastName: personName('Last name'),
+    phone: phoneField,
+    website: websiteField,
+  },
+  noExtraFields,
+);
+export type ProfileInput = z.input<typeof profileSchema>;
+
+export type FieldErrors = Record<string, string[]>;
+
+/** Zod issues → { field: [messages] }, the shape the API returns and the forms display. */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [issue.path[0] === undefined ? 'form' : String(issue.path[0])];
+    for (const key of keys) (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser, createAuthHarness, PASSWORD, type AuthHarness } from '../support/auth';
+
+let h: AuthHarness;
+beforeAll(async () => {
+  h = await createAuthHarness();
+});
+afterAll(() => h.close());
+
+describe('sign-up and email verification', () => {
+  it('stores the trimmed profile without blank optional fields, as a user, and mails a verification link', async () => {
+    const res = await h.signUp({
+      firstName: '  Grace ',
+      lastName: ' Hopper  ',
+      email: '  Grace@Example.com ',
+      phone: '  +1 555 0100  ',
+      website: '   ',
+      signupSource: '/packages/growth',
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.token).toBeNull(); // no session before verification
+    expect(res.headers.getSetCookie()).toEqual([]);
+
+    const user = await h.userByEmail('grace@example.com');
+    expect(user).toMatchObject({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      name: 'Grace Hopper',
+      email: 'grace@example.com',
+      phone: '+1 555 0100',
+      website: null,
+      signupSource: '/packages/growth',
+      role: 'user',
+      emailVerified: false,
+    });
+
+    const mail = await h.smtp.nextMailTo('grace@example.com');
+    expect(mail.subject).toContain('Confirm your email');
+    expect(mail.body).toContain('Hello Grace Hopper');
+    expect(mail.links.some((l) => l.startsWith('http://localhost:4321/api/auth/verify-email?token='))).toBe(true);
+  });
+
+  it('the emailed link verifies the account and signs the browser in', async () => {
+    await h.signUp({ email: 'linus@example.com', website: 'example.org ' });
+    const link = await h.verificationLinkFor('linus@example.com');
+    const browser = new Browser();
+    const res = await h.click(link, browser);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/verify-email');
+    const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('agency.session_token='));
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).not.toMatch(/Secure/i); // SITE_URL is http here; https sites get Secure cookies
+
+    const session = await h.session(browser);
+    expect(session?.user).toMatchObject({ email: 'linus@example.com', emailVerified: true, website: 'https://example.org' });
+  });
+
+  it('sign-in before verification answers needsVerification and creates no session', async () => {
+    await h.signUp({ email: 'early@example.com' });
+    const browser = new Browser();
+    const res = await h.signIn('early@example.com', PASSWORD, browser);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: 'EMAIL_NOT_VERIFIED', needsVerification: true, message: 'Email not verified yet' });
+    expect(browser.sessionToken).toBeUndefined();
+  });
+});
+
+describe('bad sign-up input gets field errors and stores nothing', () => {
+  const expectRejected = async (input: Record<string, unknown>, field: string, message: string | RegExp) => {
+    const res = await h.call('/sign-up/email', { body: { firstName: 'Ada', lastName: 'Lovelace', password: PASSWORD, ...input } });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body).toMatchObject({ code: 'INVALID_INPUT', message: 'Please correct the highlighted fields.' });
+    expect(body.fieldErrors[field]?.[0]).toMatch(message);
+    if (typeof input.email === 'string') expect(await h.userByEmail(input.email.trim())).toBeUndefined();
+    expect(h.smtp.messages.some((m) => m.to.includes(String(input.email).trim().toLowerCase()))).toBe(false);
+  };
+
+  it('refuses 10 KB names', async () => {
+    await expectRejected({ email: 'long@example.com', firstName: 'A'.repeat(10_240) }, 'firstName', 'First name must be at most 100 characters');
+    await expectRejected({ email: 'long2@example.com', lastName: 'B'.repeat(10_240) }, 'lastName', 'Last name must be at most 100 characters');
+  });
+
+  it('refuses invalid emails', async () => {
+    for (const email of ['plainaddress', 'a@b', '@example.com', 'a b@example.com', `${'x'.repeat(250)}@example.com`]) {
+      await expectRejected({ email }, 'email', 'Please enter a valid email address');
+    }
+  });
+
+  it('refuses control characters and bidi overrides in names and phone', async () => {
+    await expectRejected({ email: 'ctl@example.com', firstName: 'Ada\u0000' }, 'firstName', 'contains characters that are not allowed');
+    await expectRejected({ email: 'ctl2@example.com', lastName: 'Love\r\nBcc: x@evil.test' }, 'lastName', 'not allowed');
+    await expectRejected({ email: 'ctl3@example.com', firstName: 'evil\u202Etxt.exe' }, 'firstName', 'not allowed');
+    await expectRejected({ email: 'ctl4@example.com', phone: '555\u0007' }, 'phone', /not allowed|valid phone/);
+  });
+
+  it('refuses a short password with the seed\'s message and an invalid website', async () => {
+    await expectRejected({ email: 'short@example.com', password: '12345' }, 'password', 'Password must be at least 6 characters long');
+    await expectRejected({ email: 'web@example.com', website: 'javascript:alert(1)' }, 'website', 'Please enter a valid website address');
+  });
+
+  it('does not reveal that an email is taken and keeps the first account unchanged', async () => {
+    await h.signUp({ email: 'taken@example.com', firstName: 'First' });
+    const again = await h.signUp({ email: 'taken@example.com', firstName: 'Second' });
+    expect(again.status).toBe(200);
+    expect((await h.userByEmail('taken@example.com'))?.firstName).toBe('First');
+  });
+});
