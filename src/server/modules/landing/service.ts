@@ -1,0 +1,93 @@
+/**
+ * Everything the landing page renders. Fast path: one statement (readLandingSnapshot). When it fails,
+ * every section is read on its own and each failure is logged and falls back as the seed's error
+ * catalogue says: config → default order, FAQs → the ten built-in ones, lists → empty (the section shows
+ * its empty-state text).
+ */
+import { LANDING_PREVIEW_COUNT } from '../../../shared/constants';
+import { DEFAULT_FAQS, type FaqItem } from '../../../shared/default-faqs';
+import { resolveBlockOrder, type LandingBlock } from '../../../shared/landing';
+import { resolveSiteContent, type SiteContent } from '../../../shared/site-content';
+import type { Article } from '../../db/schema';
+import { logger } from '../../logger';
+import type { PublicDemo, PublicService } from '../catalog/repository';
+import { listFaqs } from '../faqs/repository';
+import { loggedOnly } from '../logged-only';
+import { getLandingBlocks, getSiteContent, LANDING_CONFIG_KEY, SITE_CONTENT_KEY } from '../site/service';
+import {
+  previewActivePackages,
+  previewDemos,
+  previewPublishedArticles,
+  previewServices,
+  readLandingSnapshot,
+  type PackagePreview,
+  type Preview,
+} from './repository';
+import { primeSiteContent } from './site-content';
+
+export type { IncludedService, PackagePreview, Preview } from './repository';
+
+export interface LandingPage {
+  blocks: LandingBlock[];
+  site: SiteContent;
+  services: Preview<PublicService>;
+  packages: Preview<PackagePreview>;
+  demos: Preview<PublicDemo>;
+  articles: Preview<Article>;
+  faqs: FaqItem[];
+}
+
+const empty = <T>(): Preview<T> => ({ items: [], total: 0 });
+/** Stored FAQs in order, or the built-in ten when none are stored (seed). */
+const faqsOrDefaults = (rows: FaqItem[]): FaqItem[] => (rows.length > 0 ? rows : [...DEFAULT_FAQS]);
+
+/** The same rules as getLandingBlocks(): stored order and hidden blocks, default order when missing. */
+function blocksFrom(doc: unknown): LandingBlock[] {
+  const config = (doc ?? undefined) as { blockOrder?: unknown; hidden?: unknown } | undefined;
+  const hidden = Array.isArray(config?.hidden) ? config.hidden.filter((h): h is string => typeof h === 'string') : [];
+  return resolveBlockOrder(config?.blockOrder, hidden);
+}
+
+/** One read per section, each with its own logged fallback. */
+export async function loadLandingPageSectionBySection(): Promise<LandingPage> {
+  const n = LANDING_PREVIEW_COUNT;
+  const [blocks, site, services, packages, demos, articles, faqs] = await Promise.all([
+    loggedOnly('landing page config', getLandingBlocks, resolveBlockOrder(undefined)),
+    loggedOnly('site content', getSiteContent, resolveSiteContent(undefined)),
+    loggedOnly('services', () => previewServices(n), empty<PublicService>()),
+    loggedOnly('packages', () => previewActivePackages(n), empty<PackagePreview>()),
+    loggedOnly('demos', () => previewDemos(n), empty<PublicDemo>()),
+    loggedOnly('articles', () => previewPublishedArticles(n), empty<Article>()),
+    loggedOnly(
+      'FAQs',
+      async () => faqsOrDefaults((await listFaqs()).map(({ id, question, answer }) => ({ id, question, answer }))),
+      [...DEFAULT_FAQS],
+    ),
+  ]);
+  return { blocks, site, services, packages, demos, articles, faqs };
+}
+
+/**
+ * `request` (the page's Astro.request) shares the site texts with the navbar and footer of the same
+ * render, so they do not read them again.
+ */
+export async function loadLandingPage(request?: Request): Promise<LandingPage> {
+  let page: LandingPage;
+  try {
+    const snap = await readLandingSnapshot(LANDING_PREVIEW_COUNT, { landing: LANDING_CONFIG_KEY, site: SITE_CONTENT_KEY });
+    page = {
+      blocks: blocksFrom(snap.landingConfig),
+      site: resolveSiteContent(snap.siteContent ?? undefined),
+      services: snap.services,
+      packages: snap.packages,
+      demos: snap.demos,
+      articles: snap.articles,
+      faqs: faqsOrDefaults(snap.faqs),
+    };
+  } catch (err) {
+    logger.error({ err }, 'landing page snapshot failed; reading each section on its own');
+    page = await loadLandingPageSectionBySection();
+  }
+  if (request) primeSiteContent(request, page.site);
+  return page;
+}
