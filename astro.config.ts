@@ -5,7 +5,9 @@ import { defineConfig } from 'astro/config';
 
 export default defineConfig({
   output: 'server',
-  adapter: node({ mode: 'standalone', bodySizeLimit: 1_048_576 }),
+  // Middleware mode: server.mjs owns the HTTP server (built files from memory, route-cache fast path,
+  // baseline headers) and hands everything else to Astro. See docs/decisions/002.
+  adapter: node({ mode: 'middleware', bodySizeLimit: 1_048_576 }),
   integrations: [react()],
   site: process.env.SITE_URL ?? 'http://localhost:4321',
   trailingSlash: 'never',

@@ -2,7 +2,7 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/', 'node_modules/', '.astro/', 'data/', 'drizzle/', 'test-results/', 'playwright-report/', '**/*.astro'] },
+  { ignores: ['dist/', 'dist-*/', '.node/', 'node_modules/', '.astro/', 'data/', 'drizzle/', 'test-results/', 'playwright-report/', '**/*.astro'] },
   ...tseslint.configs.recommended,
   {
     rules: {

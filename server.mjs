@@ -1,24 +1,216 @@
 // Production entry: open and migrate the database, warm the app up on a private loopback port, and only
 // then listen for visitors — so the first visitor does not pay start-up, and a failed migration or a
 // locked data folder stops the process instead of serving errors.
+//
+// Request order: refuse malformed URLs → route-cache hits (stored with their full headers) → baseline
+// security headers → refuse oversize bodies → built files from memory → Astro (middleware, pages,
+// endpoints). See docs/decisions/002.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 
-process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 
 // APP_DIST_DIR lets tools serve a build made with `astro build --outDir <dir>` (default ./dist).
 const distDir = new URL(`${process.env.APP_DIST_DIR ?? './dist'}/`.replace(/\/+$/, '/'), import.meta.url);
-const { handler, startServer } = await import(new URL('server/entry.mjs', distDir).href);
+// The adapter runs in middleware mode: `handler` is Astro alone; files are served here.
+const { handler, options } = await import(new URL('server/entry.mjs', distDir).href);
+
+const siteIsHttps = (process.env.SITE_URL ?? '').startsWith('https://');
+
+// Files and early refusals never reach Astro's middleware, so every response starts with these; the
+// middleware's values replace them on rendered responses.
+const BASELINE_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Frame-Options': 'DENY',
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
+// A file opened directly (an SVG is a document that could run script) gets a script-free policy.
+const FILE_CSP =
+  "default-src 'self'; script-src 'none'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const HSTS = 'max-age=63072000; includeSubDomains';
+
+// The adapter enforces the same limit only while a route reads the body; a declared oversize body is
+// refused up front, before any route runs or buffers it.
+const bodySizeLimit = Number(options.bodySizeLimit) > 0 ? Number(options.bodySizeLimit) : Infinity;
+
+// ---- Built files (dist/client), held in memory: a few hundred KB, fixed for the life of the build. ----
+const TYPES = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.gif': 'image/gif',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+const COMPRESSIBLE = /^(text\/|application\/(json|xml|manifest)|image\/svg)/;
+const MAX_IN_MEMORY = 2 * 1024 * 1024;
+
+function indexFiles(dir, prefix = '', files = new Map()) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith('.') && entry.name !== '.well-known') continue;
+    const abs = path.join(dir, entry.name);
+    const urlPath = `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) {
+      indexFiles(abs, urlPath, files);
+      continue;
+    }
+    const stat = fs.statSync(abs);
+    if (!entry.isFile() || stat.size > MAX_IN_MEMORY) continue;
+    const body = fs.readFileSync(abs);
+    const type = TYPES[path.extname(entry.name).toLowerCase()] ?? 'application/octet-stream';
+    const gzip = COMPRESSIBLE.test(type) && body.length > 512 ? zlib.gzipSync(body, { level: 9 }) : undefined;
+    files.set(urlPath, {
+      body,
+      gzip: gzip && gzip.length < body.length ? gzip : undefined,
+      type,
+      etag: `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+      lastModified: stat.mtime.toUTCString(),
+      // Built assets have content hashes in their names: they never change, so browsers keep them a year.
+      // Other public files (favicon) keep their name across deploys: revalidate after an hour.
+      cacheControl: urlPath.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+    });
+  }
+  return files;
+}
+
+const clientDir = fileURLToPath(new URL('client/', distDir));
+const files = fs.existsSync(clientDir) ? indexFiles(clientDir) : new Map();
+
+function serveFile(req, res, file) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('Method not allowed.');
+    return;
+  }
+  res.setHeader('Content-Security-Policy', FILE_CSP);
+  res.setHeader('Cache-Control', file.cacheControl);
+  res.setHeader('ETag', file.etag);
+  res.setHeader('Last-Modified', file.lastModified);
+  if (file.gzip) res.setHeader('Vary', 'Accept-Encoding');
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag)) {
+    res.writeHead(304);
+    res.end();
+    return;
+  }
+  const gzip = file.gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+  const body = gzip ? file.gzip : file.body;
+  res.writeHead(200, {
+    'Content-Type': file.type,
+    'Content-Length': body.length,
+    ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+// ---- Route-cache hits, answered without entering Astro (src/server/cache/fast-path.ts). ----
+const ROUTE_CACHE = Symbol.for('agency.routeCache');
+
+/**
+ * Raw header lists of a hit, built once per stored entry (entries never change once stored), and its
+ * gzip body, made on the first hit from a browser that accepts it: a landing page of ~90 KB goes out as
+ * ~15 KB. Single-use entries never pay for compression.
+ */
+const plainHeadersOf = new WeakMap();
+const gzipOf = new WeakMap();
+
+function cachedGzip(hit) {
+  let gz = gzipOf.get(hit.headers);
+  if (!gz) {
+    const type = hit.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+    const encoded = hit.headers.some(([k]) => k.toLowerCase() === 'content-encoding');
+    const body = !encoded && hit.body.byteLength > 1024 && COMPRESSIBLE.test(type) ? zlib.gzipSync(hit.body, { level: 6 }) : null;
+    gz = body ? { body, raw: [...hit.headers.flat(), 'X-Astro-Cache', 'HIT', 'Content-Encoding', 'gzip', 'Content-Length', String(body.length)] } : null;
+    gzipOf.set(hit.headers, gz);
+  }
+  return gz;
+}
+
+function serveCacheHit(req, res) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const lookup = globalThis[ROUTE_CACHE];
+  const hit = typeof lookup === 'function' ? lookup(req.url ?? '/') : undefined;
+  if (!hit) return false;
+  // The stored headers are the middleware's full set (security headers, Vary) — nothing to add.
+  const gz = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '') ? cachedGzip(hit) : null;
+  if (gz) {
+    res.writeHead(hit.status, gz.raw);
+    res.end(req.method === 'HEAD' ? undefined : gz.body);
+    return true;
+  }
+  let raw = plainHeadersOf.get(hit.headers);
+  if (!raw) {
+    raw = [...hit.headers.flat(), 'X-Astro-Cache', 'HIT', 'Content-Length', String(hit.body.byteLength)];
+    plainHeadersOf.set(hit.headers, raw);
+  }
+  res.writeHead(hit.status, raw);
+  res.end(req.method === 'HEAD' ? undefined : hit.body);
+  return true;
+}
+
+function plainError(res, status, text, extra = {}) {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...extra });
+  res.end(text);
+}
+
+function setBaselineHeaders(req, res) {
+  for (const [name, value] of Object.entries(BASELINE_HEADERS)) res.setHeader(name, value);
+  if (siteIsHttps || req.socket.encrypted) res.setHeader('Strict-Transport-Security', HSTS);
+}
+
+function listener(req, res) {
+  let pathname;
+  try {
+    // A malformed percent-encoding (/%E0%A4%A) is the client's error: answer 400 before any router sees it.
+    pathname = decodeURI((req.url ?? '/').split('?')[0]);
+  } catch {
+    setBaselineHeaders(req, res);
+    plainError(res, 400, 'Bad request.');
+    return;
+  }
+  if (serveCacheHit(req, res)) return;
+  setBaselineHeaders(req, res);
+  if (Number(req.headers['content-length'] ?? 0) > bodySizeLimit) {
+    plainError(res, 413, 'Request body too large.', { Connection: 'close' });
+    return;
+  }
+  const file = files.get(pathname);
+  if (file) {
+    serveFile(req, res, file);
+    return;
+  }
+  handler(req, res);
+}
 
 async function warmUp() {
-  const probe = http.createServer(handler);
+  const probe = http.createServer((req, res) => handler(req, res));
   await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address();
   try {
-    for (const path of ['/readyz', '/']) {
-      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+    for (const p of ['/readyz', '/']) {
+      const res = await fetch(`http://127.0.0.1:${port}${p}`);
       const body = await res.text();
-      if (path === '/readyz' && res.status !== 200) throw new Error(body || `readyz answered ${res.status}`);
+      if (p === '/readyz' && res.status !== 200) throw new Error(body || `readyz answered ${res.status}`);
     }
   } finally {
     probe.closeAllConnections();
@@ -32,4 +224,30 @@ try {
   console.error(`The server could not start: ${err instanceof Error ? err.message : err}`);
   process.exit(1);
 }
-startServer();
+
+const server =
+  process.env.SERVER_CERT_PATH && process.env.SERVER_KEY_PATH
+    ? https.createServer(
+        { key: fs.readFileSync(process.env.SERVER_KEY_PATH), cert: fs.readFileSync(process.env.SERVER_CERT_PATH) },
+        listener,
+      )
+    : http.createServer(listener);
+// Slow-loris protection: a client gets 15 s to send its headers and 60 s for the whole request.
+server.headersTimeout = 15_000;
+server.requestTimeout = 60_000;
+// Oversize headers (over Node's 16 KB default) and garbage requests are answered without a stack trace.
+server.on('clientError', (err, socket) => {
+  if (!socket.writable || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+});
+
+const port = Number(process.env.PORT ?? 4321);
+const host = process.env.HOST ?? 'localhost';
+server.listen(port, host, () => {
+  const scheme = server instanceof https.Server ? 'https' : 'http';
+  console.log(JSON.stringify({ level: 'info', msg: `Listening on ${scheme}://${host}:${port}` }));
+});

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SERVER_ENV, SERVER_NODE_ARGS } from './server-process.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
@@ -16,8 +17,8 @@ function newestMtime(target) {
   return newest;
 }
 
-function run(args) {
-  const result = spawnSync(process.execPath, args, { cwd: root, env, stdio: 'inherit' });
+function run(args, extraEnv = {}) {
+  const result = spawnSync(process.execPath, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
@@ -29,4 +30,4 @@ if (newestMtime(stamp) < Math.max(...sources)) {
   fs.writeFileSync(stamp, new Date().toISOString());
 }
 run(['--import', 'tsx', path.join(root, 'scripts', 'migrate.ts')]);
-run([path.join(root, 'server.mjs')]);
+run(SERVER_NODE_ARGS, SERVER_ENV);

@@ -1,14 +1,29 @@
 /**
  * Astro route-cache provider backed by ByteLimitedStore. Only GET responses that a page marked cacheable
- * (Astro.cache.set → CDN-Cache-Control max-age) and that set no cookie are stored; the stored response
- * keeps the headers the middleware added, so hits carry the same security headers as fresh renders.
+ * (Astro.cache.set → CDN-Cache-Control max-age), with status 200, no cookie, no per-request Vary and a
+ * public path are stored; the stored response keeps the headers the middleware added, so hits carry the
+ * same security headers as fresh renders.
  */
 import type { CacheProvider, CacheProviderFactory } from 'astro';
+import { isPrivatePath } from '../security-headers';
 import { ByteLimitedStore, type CachedPage } from './byte-store';
+import { registerFastPath } from './fast-path';
+import { invalidateMemos } from './memo';
 
-function cacheKey(url: URL): string {
+/** Headers that steer caches, not browsers: kept out of the stored (replayed) headers. */
+const NOT_REPLAYED = new Set(['set-cookie', 'cdn-cache-control', 'cache-tag', 'x-astro-cache']);
+
+/** Tracking parameters never change what a page shows: one cache entry serves every campaign link. */
+const TRACKING_PARAM = /^(utm_|fbclid$|gclid$|msclkid$|ref$)/i;
+
+/**
+ * Path plus the remaining query, sorted. Other parameters are kept because pages read them (?tag=,
+ * ?page=); the byte bound keeps a flood of distinct queries from growing memory.
+ */
+export function cacheKey(url: URL): string {
+  if (!url.search) return url.pathname;
   const params = new URLSearchParams(url.searchParams);
-  for (const key of [...params.keys()]) if (/^(utm_|fbclid$|gclid$|ref$)/i.test(key)) params.delete(key);
+  for (const key of [...params.keys()]) if (TRACKING_PARAM.test(key)) params.delete(key);
   params.sort();
   const qs = params.toString();
   return `${url.pathname}${qs ? `?${qs}` : ''}`;
@@ -19,27 +34,70 @@ function maxAgeOf(response: Response): number {
   return match ? Number(match[1]) : 0;
 }
 
-const provider: CacheProviderFactory<{ maxBytes?: number }> = (options): CacheProvider => {
-  const fromEnv = process.env.ROUTE_CACHE_BYTES ? Number(process.env.ROUTE_CACHE_BYTES) : undefined;
-  const store = new ByteLimitedStore(options?.maxBytes ?? fromEnv);
+/**
+ * Cookies set with Astro.cookies are not headers yet when the provider sees the response: Astro keeps them
+ * on the response under this symbol and writes them after the cache step.
+ */
+const ASTRO_COOKIES = Symbol.for('astro.cookies');
+
+function setsCookie(response: Response): boolean {
+  if (response.headers.has('set-cookie')) return true;
+  const cookies = Reflect.get(response, ASTRO_COOKIES) as { headers?: () => Iterable<string> } | undefined;
+  if (typeof cookies?.headers !== 'function') return false;
+  for (const _ of cookies.headers()) return true;
+  return false;
+}
+
+/** A response that may be replayed to every visitor. */
+function isStorable(response: Response, pathname: string): boolean {
+  if (response.status !== 200 || isPrivatePath(pathname)) return false;
+  if (setsCookie(response)) return false;
+  if (/private|no-store/i.test(response.headers.get('Cache-Control') ?? '')) return false;
+  const vary = response.headers.get('Vary');
+  // We key on the URL only: a response that varies by anything but encoding would be served to the wrong visitor.
+  if (vary && vary.split(',').some((h) => h.trim().toLowerCase() !== 'accept-encoding')) return false;
+  return true;
+}
+
+/** How many query URLs seen once are remembered (a few hundred KB of keys at most). */
+const SEEN_ONCE_LIMIT = 10_000;
+
+export function createByteLimitedProvider(maxBytes?: number): CacheProvider & { readonly store: ByteLimitedStore } {
+  const store = new ByteLimitedStore(maxBytes);
+  // Admission: a URL with a query string is stored the second time it is asked for. One-off queries
+  // (cache busters, a flood of random parameters) then never push real pages out of the cache, and the
+  // render they cost is not followed by a copy into memory.
+  const seenOnce = new Set<string>();
+  const admit = (key: string) => {
+    if (!key.includes('?') || seenOnce.delete(key)) return true;
+    if (seenOnce.size >= SEEN_ONCE_LIMIT) seenOnce.clear();
+    seenOnce.add(key);
+    return false;
+  };
   return {
     name: 'byte-limited-memory',
+    store,
     async onRequest(context, next) {
       if (context.request.method !== 'GET') return next();
       const key = cacheKey(context.url);
       const cached = store.get(key);
       if (cached) {
-        const response = new Response(cached.body.slice(0), { status: cached.status, headers: cached.headers });
-        response.headers.set('X-Astro-Cache', 'HIT');
-        return response;
+        // Response copies an ArrayBuffer body itself, so the stored bytes stay untouched.
+        const headers = new Headers(cached.headers);
+        headers.set('X-Astro-Cache', 'HIT');
+        return new Response(cached.body, { status: cached.status, headers });
       }
       const response = await next();
       const maxAgeSeconds = maxAgeOf(response);
-      if (maxAgeSeconds <= 0 || response.headers.has('set-cookie') || response.status >= 500) return response;
+      if (maxAgeSeconds <= 0 || !isStorable(response, context.url.pathname)) return response;
+      if (!admit(key)) {
+        response.headers.set('X-Astro-Cache', 'MISS');
+        return response;
+      }
       const entry: CachedPage = {
         body: await response.clone().arrayBuffer(),
         status: response.status,
-        headers: [...response.headers].filter(([k]) => k.toLowerCase() !== 'set-cookie'),
+        headers: [...response.headers].filter(([k]) => !NOT_REPLAYED.has(k.toLowerCase())),
         storedAt: Date.now(),
         maxAgeSeconds,
         tags: (response.headers.get('Cache-Tag') ?? '')
@@ -48,17 +106,27 @@ const provider: CacheProviderFactory<{ maxBytes?: number }> = (options): CachePr
           .filter(Boolean),
       };
       store.set(key, entry);
+      // The original response goes on: it carries what Astro attached to it (cookies) besides headers.
       response.headers.set('X-Astro-Cache', 'MISS');
       return response;
     },
     async invalidate({ path, tags }) {
       const tagList = tags === undefined ? [] : Array.isArray(tags) ? tags : [tags];
+      invalidateMemos(tagList);
       store.deleteWhere(
         (key, entry) =>
           (path !== undefined && key.split('?')[0] === path) || entry.tags.some((t) => tagList.includes(t)),
       );
     },
   };
+}
+
+const provider: CacheProviderFactory<{ maxBytes?: number }> = (options) => {
+  // The size comes from ROUTE_CACHE_BYTES at run time, not at build time (config.ts validates it).
+  const fromEnv = process.env.ROUTE_CACHE_BYTES ? Number(process.env.ROUTE_CACHE_BYTES) : undefined;
+  const provider = createByteLimitedProvider(options?.maxBytes ?? fromEnv);
+  registerFastPath(provider.store, cacheKey);
+  return provider;
 };
 
 export default provider;

@@ -5,6 +5,7 @@
  */
 import type { AstroGlobal, APIContext } from 'astro';
 import { logger } from '../logger';
+import { invalidateMemos } from './memo';
 
 export const CACHE_TAGS = {
   services: 'services',
@@ -31,6 +32,8 @@ export function cachePublicPage(ctx: CacheHolder, tags: readonly CacheTag[]) {
 }
 
 export async function invalidateTags(ctx: CacheHolder, tags: readonly CacheTag[]) {
+  // In-process memos first: they must drop even where no route cache is configured (dev, tests).
+  invalidateMemos(tags);
   try {
     await ctx.cache?.invalidate({ tags: [...tags] });
   } catch (err) {

@@ -1,0 +1,344 @@
+// `npm run bench`: throughput, latency, page weight, layout shift and memory of the built site, measured on
+// loopback against a fresh data folder with the demo content. It reports numbers (PASS/MISS per target)
+// and always exits 0: it is a measurement, not a test. Every step is bounded and it stops by itself.
+//
+//   node bench/run.mjs [--rebuild] [--duration=10]
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import autocannon from 'autocannon';
+import { chromium } from 'playwright-core';
+import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const distDir = path.join(root, 'dist-bench');
+const resultsDir = path.join(root, 'bench', 'results');
+const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
+const DURATION = Math.min(Math.max(Number(args.get('duration') ?? 10), 3), 60);
+const CONNECTIONS = 20;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' };
+delete env.DATABASE_URL;
+
+const TARGETS = {
+  cachedRatio: 0.6,
+  cachedP99Ms: 15,
+  uncachedRps: 300,
+  jsKb: 80,
+  cls: 0,
+  rssMb: 400,
+};
+
+// Whole-run guard: whatever happens, the server is stopped and the process ends.
+const deadline = setTimeout(() => {
+  console.error('bench: gave up after 10 minutes');
+  cleanup();
+  process.exit(0);
+}, 10 * 60_000);
+deadline.unref();
+
+function log(msg) {
+  process.stderr.write(`bench: ${msg}\n`);
+}
+
+function newestMtime(target) {
+  if (!fs.existsSync(target)) return 0;
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+function buildIfNeeded() {
+  const stamp = path.join(distDir, '.build-stamp');
+  const sources = ['src', 'public', 'astro.config.ts', 'package.json'].map((p) => newestMtime(path.join(root, p)));
+  if (args.has('rebuild') || newestMtime(stamp) < Math.max(...sources)) {
+    log('building into dist-bench/ …');
+    const astro = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
+    const r = spawnSync(process.execPath, [astro, 'build', '--outDir', distDir], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (r.status !== 0) throw new Error('astro build failed');
+    fs.writeFileSync(stamp, new Date().toISOString());
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+let server;
+let dataDir;
+function cleanup() {
+  if (server && server.exitCode === null) server.kill('SIGTERM');
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+async function startServer() {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-'));
+  const port = await freePort();
+  const serverEnv = {
+    ...env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SITE_URL: `http://127.0.0.1:${port}`,
+    SEED_DEMO_CONTENT: 'true',
+    LOG_LEVEL: 'warn',
+    APP_DIST_DIR: path.relative(root, distDir),
+  };
+  log('creating the database with the demo content …');
+  const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env: serverEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (migrate.status !== 0) throw new Error('migration failed');
+  server = spawn(process.execPath, SERVER_NODE_ARGS, { cwd: root, env: { ...serverEnv, ...SERVER_ENV }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 120; i++) {
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) return base;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('server did not become ready within 60 s');
+}
+
+function rssMb(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Peak RSS while load runs, sampled twice a second. */
+let peakRss = 0;
+function sampleRss() {
+  const v = rssMb(server.pid);
+  if (v && v > peakRss) peakRss = v;
+}
+
+/** User + system CPU time of a process, in microseconds (from /proc, clock ticks of 10 ms). */
+function cpuMicros(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return 0;
+  }
+}
+
+async function load(url, { path: fixedPath, distinctQuery = false, duration = DURATION } = {}) {
+  let n = 0;
+  const sampler = setInterval(sampleRss, 500);
+  const cpuBefore = cpuMicros(server.pid);
+  try {
+    const result = await autocannon({
+      url,
+      connections: CONNECTIONS,
+      duration,
+      requests: [
+        {
+          method: 'GET',
+          path: fixedPath,
+          // Every request a new query string: the route cache keys on it, so each one is a full render.
+          ...(distinctQuery ? { setupRequest: (req) => ({ ...req, path: `/?bench=${n++}` }) } : {}),
+        },
+      ],
+    });
+    const cpu = cpuMicros(server.pid) - cpuBefore;
+    return {
+      rps: Math.round(result.requests.average),
+      cpuUsPerReq: result.requests.total > 0 ? Math.round(cpu / result.requests.total) : 0,
+      serverCpuPct: Math.round((cpu / (duration * 1_000_000)) * 100),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      non2xx: result.non2xx,
+      errors: result.errors + result.timeouts,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** Static import graph of the page's scripts: what a visitor's browser downloads to run `/`. */
+async function javascriptWeight(base) {
+  const html = await (await fetch(`${base}/`)).text();
+  const head = /<head[^>]*>([\s\S]*?)<\/head>/i.exec(html)?.[1] ?? '';
+  const blocking = [...head.matchAll(/<script\b([^>]*)>/gi)]
+    .map((m) => m[1])
+    .filter((attrs) => /\bsrc=/.test(attrs) && !/\b(defer|async)\b/.test(attrs) && !/type=["']?module/.test(attrs));
+  const entries = new Set();
+  for (const m of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/gi)) entries.add(m[1]);
+  for (const m of html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*href="([^"]+)"/gi)) entries.add(m[1]);
+  for (const m of html.matchAll(/<link\b[^>]*href="([^"]+)"[^>]*rel="modulepreload"/gi)) entries.add(m[1]);
+  // Islands load their component and framework renderer from attributes, not from <script src>.
+  for (const m of html.matchAll(/\b(?:component-url|renderer-url|before-hydration-url)="([^"]+)"/gi)) if (m[1]) entries.add(m[1]);
+  const seen = new Map();
+  const queue = [...entries].map((u) => new URL(u, `${base}/`).href);
+  while (queue.length > 0 && seen.size < 200) {
+    const url = queue.shift();
+    if (seen.has(url) || !url.startsWith(base)) continue;
+    const res = await fetch(url);
+    const body = Buffer.from(await res.arrayBuffer());
+    seen.set(url, zlib.gzipSync(body, { level: 6 }).length);
+    // Static imports only: dynamic import() chunks load on demand (e.g. when the chat opens).
+    const text = body.toString('utf8');
+    for (const m of text.matchAll(/(?:\bimport|\bfrom)\s*["']([^"']+\.m?js)["']/g)) queue.push(new URL(m[1], url).href);
+  }
+  const gzipBytes = [...seen.values()].reduce((a, b) => a + b, 0);
+  return { files: seen.size, gzipKb: Math.round((gzipBytes / 1024) * 10) / 10, blocking: blocking.length };
+}
+
+async function cumulativeLayoutShift(base) {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+  try {
+    const out = {};
+    for (const width of [390, 1280]) {
+      const context = await browser.newContext({ viewport: { width, height: width < 768 ? 844 : 800 } });
+      const page = await context.newPage();
+      await page.addInitScript(() => {
+        globalThis.__cls = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) if (!e.hadRecentInput) globalThis.__cls += e.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      await page.goto(`${base}/`, { waitUntil: 'load', timeout: 30_000 });
+      await page.waitForTimeout(3000);
+      out[width] = Math.round((await page.evaluate(() => globalThis.__cls)) * 10000) / 10000;
+      await context.close();
+    }
+    return out;
+  } finally {
+    await browser.close();
+  }
+}
+
+const mark = (ok) => (ok ? 'PASS' : 'MISS');
+
+let loadBefore = 0;
+
+async function main() {
+  [loadBefore] = os.loadavg();
+  buildIfNeeded();
+  const base = await startServer();
+  log(`server on ${base} (pid ${server.pid}); ${DURATION} s per load run, ${CONNECTIONS} connections`);
+
+  // Warm both paths so JIT and the route cache are in their steady state before measuring.
+  await load(base, { path: '/favicon.svg', duration: 2 });
+  await load(base, { path: '/', duration: 2 });
+
+  log('(a) static file');
+  const staticFile = await load(base, { path: '/favicon.svg' });
+  log('(b) cached landing page');
+  const cached = await load(base, { path: '/' });
+  const cacheHit = (await fetch(`${base}/`)).headers.get('x-astro-cache');
+  const rssAfterCached = rssMb(server.pid);
+
+  log('(c) uncached landing renders');
+  const uncached = await load(base, { distinctQuery: true });
+  // (f) right after the heaviest 10 s of load.
+  const rssAfterLoad = rssMb(server.pid);
+  log('(d) JavaScript weight');
+  const js = await javascriptWeight(base);
+  log('(e) layout shift in Chromium');
+  let cls;
+  try {
+    cls = await cumulativeLayoutShift(base);
+  } catch (err) {
+    log(`CLS not measured: ${err instanceof Error ? err.message : err}`);
+    cls = { 390: null, 1280: null };
+  }
+
+  const ratio = staticFile.rps > 0 ? cached.rps / staticFile.rps : 0;
+  // Server CPU per request: what a hit costs the server, whatever the load generator manages to parse.
+  const cpuRatio = cached.cpuUsPerReq > 0 ? staticFile.cpuUsPerReq / cached.cpuUsPerReq : 0;
+  const rows = [
+    ['(a) static /favicon.svg', `${staticFile.rps} req/s, p99 ${staticFile.p99} ms`, '', ''],
+    [
+      '(b) cached / (ratio to a)',
+      `${cached.rps} req/s, p99 ${cached.p99} ms, ${Math.round(ratio * 100)}% (cache ${cacheHit})`,
+      `≥ ${TARGETS.cachedRatio * 100}%, p99 ≤ ${TARGETS.cachedP99Ms} ms`,
+      mark(ratio >= TARGETS.cachedRatio && cached.p99 <= TARGETS.cachedP99Ms),
+    ],
+    [
+      '    server CPU per request',
+      `static ${staticFile.cpuUsPerReq} µs, cached ${cached.cpuUsPerReq} µs (${Math.round(cpuRatio * 100)}%), server busy ${staticFile.serverCpuPct}% / ${cached.serverCpuPct}%`,
+      'information',
+      '',
+    ],
+    ['(c) uncached / renders', `${uncached.rps} req/s, p99 ${uncached.p99} ms`, `≥ ${TARGETS.uncachedRps} req/s`, mark(uncached.rps >= TARGETS.uncachedRps)],
+    [
+      '(d) JavaScript for /',
+      `${js.gzipKb} KB gzip in ${js.files} files, ${js.blocking} render-blocking`,
+      `≤ ${TARGETS.jsKb} KB, 0 blocking`,
+      mark(js.gzipKb <= TARGETS.jsKb && js.blocking === 0),
+    ],
+    [
+      '(e) CLS 390 px / 1280 px',
+      `${cls[390] ?? 'n/a'} / ${cls[1280] ?? 'n/a'}`,
+      `${TARGETS.cls}`,
+      mark(cls[390] === TARGETS.cls && cls[1280] === TARGETS.cls),
+    ],
+    ['(f) server RSS after load', `${rssAfterLoad} MB after (c), ${rssAfterCached} MB after (b), peak ${peakRss} MB`, `≤ ${TARGETS.rssMb} MB`, mark(rssAfterLoad !== undefined && rssAfterLoad <= TARGETS.rssMb)],
+  ];
+  const errors = [staticFile, cached, uncached].reduce((a, r) => a + r.errors + r.non2xx, 0);
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['Measure', 'Result', 'Target', ''][i].length));
+  const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ');
+  console.log(`\n${line(['Measure', 'Result', 'Target', ''])}\n${line(widths.map((w) => '-'.repeat(w)))}`);
+  for (const r of rows) console.log(line(r));
+  const [load1] = os.loadavg();
+  console.log(`\n${errors} failed or non-2xx responses during load. Node ${process.version}, ${os.cpus().length} CPUs, loopback.`);
+  // The load generator shares the CPUs with the server: other busy processes lower every number.
+  console.log(`Load average before the run ${loadBefore.toFixed(2)}, after ${load1.toFixed(2)} (other processes compete for the same CPUs).`);
+
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const result = {
+    at: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    loadAverageBefore: loadBefore,
+    durationSeconds: DURATION,
+    connections: CONNECTIONS,
+    static: staticFile,
+    cached: { ...cached, ratioToStatic: Math.round(ratio * 1000) / 1000, cacheHeader: cacheHit },
+    cpuPerRequestRatio: Math.round(cpuRatio * 1000) / 1000,
+    uncached,
+    javascript: js,
+    cls,
+    rssMb: { afterLoad: rssAfterLoad, afterCachedLoad: rssAfterCached, peak: peakRss },
+    failedResponses: errors,
+    targets: TARGETS,
+  };
+  fs.writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+  log(`results written to ${path.relative(root, path.join(resultsDir, 'latest.json'))}`);
+}
+
+try {
+  await main();
+} catch (err) {
+  console.error(`bench: ${err instanceof Error ? err.message : err}`);
+} finally {
+  // Let the server checkpoint and close its database before its folder is removed.
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  }
+  cleanup();
+}
+process.exit(0);

@@ -1,0 +1,45 @@
+/**
+ * In-process memo for small reads that every render repeats (SEO rows, site texts), dropped when one of
+ * its cache tags is invalidated — the same signal that clears the route cache — and after a time-to-live,
+ * so other server processes (PostgreSQL deployments) converge within the route cache's own max-age.
+ */
+// On globalThis: the route-cache provider and the pages may end up in different chunks of the build, and
+// both must reach the same registry.
+type Registry = Set<{ tags: readonly string[]; clear(): void }>;
+const holder = globalThis as unknown as { __agencyTagMemos?: Registry };
+const registry: Registry = (holder.__agencyTagMemos ??= new Set());
+
+/** Keys may come from request paths: past this many, the memo starts over instead of growing. */
+const MAX_KEYS = 2000;
+
+export interface TagMemo<T> {
+  get(key: string): Promise<T>;
+  clear(): void;
+}
+
+export function tagMemo<T>(tags: readonly string[], ttlMs: number, load: (key: string) => Promise<T>): TagMemo<T> {
+  const entries = new Map<string, { value: Promise<T>; at: number }>();
+  const memo: TagMemo<T> = {
+    get(key) {
+      const now = Date.now();
+      const hit = entries.get(key);
+      if (hit && now - hit.at < ttlMs) return hit.value;
+      // Concurrent renders share one read; a failed read is not kept, so the next render retries.
+      const value = load(key);
+      if (entries.size >= MAX_KEYS) entries.clear();
+      entries.set(key, { value, at: now });
+      value.catch(() => {
+        if (entries.get(key)?.value === value) entries.delete(key);
+      });
+      return value;
+    },
+    clear: () => entries.clear(),
+  };
+  registry.add({ tags, clear: memo.clear });
+  return memo;
+}
+
+/** Drops every memo that depends on one of `tags`. */
+export function invalidateMemos(tags: readonly string[]) {
+  for (const m of registry) if (m.tags.some((t) => tags.includes(t))) m.clear();
+}
