@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
+// Migrations ship next to this file: the server may be started from any working directory.
+process.env.MIGRATIONS_DIR ??= fileURLToPath(new URL('./drizzle', import.meta.url));
 
 // APP_DIST_DIR lets tools serve a build made with `astro build --outDir <dir>` (default ./dist).
 const distDir = new URL(`${process.env.APP_DIST_DIR ?? './dist'}/`.replace(/\/+$/, '/'), import.meta.url);

@@ -2,10 +2,14 @@
  * Shared start-up for CLI scripts: validated config, the database opened under the data-folder lock,
  * and clear one-line failures (locked folder, bad config) instead of stack traces.
  */
+import { fileURLToPath } from 'node:url';
 import { ConfigError, config, type AppConfig } from '../src/server/config';
 import { useDatabaseHandle } from '../src/server/db';
 import { openDatabase, targetFromConfig, type DatabaseHandle } from '../src/server/db/client';
 import { DataDirLockedError } from '../src/server/db/lock';
+
+// Migrations ship with the project: scripts may be run from any working directory.
+process.env.MIGRATIONS_DIR ??= fileURLToPath(new URL('../drizzle', import.meta.url));
 
 export class UsageError extends Error {}
 

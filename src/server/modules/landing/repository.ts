@@ -25,6 +25,9 @@ export interface PackagePreview extends PublicPackage {
   bestValue: boolean;
 }
 
+/** Enough HTML for the 20-word excerpt fallback of an article card, however heavy its markup. */
+const EXCERPT_SOURCE_CHARS = 4000;
+
 const total = sql<number>`cast(count(*) over () as integer)`.as('total');
 
 function split<T extends { total: number }>(rows: T[]): Preview<Omit<T, 'total'>> {
@@ -81,7 +84,7 @@ export async function previewPublishedArticles(limit: number): Promise<Preview<A
       slug: articles.slug,
       title: articles.title,
       excerpt: articles.excerpt,
-      content: articles.content,
+      content: sql<string>`case when ${articles.excerpt} = '' then left(${articles.content}, ${sql.raw(String(EXCERPT_SOURCE_CHARS))}) else '' end`,
       featuredImage: articles.featuredImage,
       featuredImageAlt: articles.featuredImageAlt,
       authorName: articles.authorName,
@@ -204,7 +207,11 @@ function snapshotSql(limit: number, keys: { landing: string; site: string }): st
         from demos order by sort_order, created_at limit ${limit}) d) as demos,
       (select count(*) from articles where published)::int as "articlesTotal",
       (select coalesce(json_agg(a), '[]'::json) from (
-        select id, slug, title, excerpt, content, featured_image as "featuredImage",
+        -- A card shows the excerpt, or the first 20 words of the content when there is none: the
+        -- body is only needed (and its head is enough) in that case.
+        select id, slug, title, excerpt,
+               case when excerpt = '' then left(content, ${EXCERPT_SOURCE_CHARS}) else '' end as content,
+               featured_image as "featuredImage",
                featured_image_alt as "featuredImageAlt", author_name as "authorName", author_image as "authorImage",
                tags, published, created_at as "createdAt", updated_at as "updatedAt"
         from articles where published order by created_at desc, id desc limit ${limit}) a) as articles,
