@@ -1,6 +1,11 @@
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 4390);
+// The server's data folder: specs read the mail outbox (DATA_DIR/outbox) from here.
+export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `agency-e2e-${port}`);
+process.env.E2E_DATA_DIR = E2E_DATA_DIR;
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
@@ -27,13 +32,18 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  projects: [
+    // Signs up the first user (who becomes admin) and a member, verified through the outbox, and saves
+    // their sessions for the specs that need them.
+    { name: 'accounts', testMatch: /accounts\.setup\.ts$/, use: { ...devices['Desktop Chrome'] } },
+    { name: 'chromium', use: { ...devices['Desktop Chrome'] }, dependencies: ['accounts'] },
+  ],
   // The built server on its own throw-away data folder, seeded with the demo content.
   webServer: {
     command: 'node tests/e2e/support/start-server.mjs',
     url: `http://127.0.0.1:${port}/readyz`,
     timeout: 180_000,
     reuseExistingServer: false,
-    env: { E2E_PORT: String(port) },
+    env: { E2E_PORT: String(port), E2E_DATA_DIR },
   },
 });

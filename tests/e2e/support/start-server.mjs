@@ -6,7 +6,9 @@ import path from 'node:path';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../../../scripts/server-process.mjs';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-e2e-'));
+const dataDir = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), 'agency-e2e');
+fs.rmSync(dataDir, { recursive: true, force: true });
+fs.mkdirSync(dataDir, { recursive: true });
 const port = process.env.E2E_PORT ?? '4390';
 const env = {
   ...process.env,
@@ -16,6 +18,8 @@ const env = {
   SITE_URL: `http://127.0.0.1:${port}`,
   ASTRO_TELEMETRY_DISABLED: '1',
   LOG_LEVEL: 'warn',
+  // Lets the rate-limit specs act as distinct clients; requests without the header use the socket address.
+  TRUSTED_PROXY_IP_HEADER: 'x-real-ip',
 };
 delete env.DATABASE_URL;
 
