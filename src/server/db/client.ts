@@ -53,7 +53,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       ping: async () => {
         await pool.query('select 1');
       },
-      close: () => pool.end(),
+      close: async () => {
+        if (pool.ended || pool.ending) return;
+        await pool.end();
+      },
     };
   }
 
