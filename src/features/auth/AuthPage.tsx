@@ -1,0 +1,343 @@
+/**
+ * /auth: "Log in" and "Sign up" tabs, "Forgot password?" and the "check your email" step after sign-up.
+ * Every failure shows our own text (src/shared/auth-messages.ts) via the API's error code.
+ */
+import { useEffect, useRef, useState, type SubmitEvent, type KeyboardEvent } from 'react';
+import { AUTH_MESSAGES } from '../../shared/auth-messages';
+import type { SessionState } from '../../stores/session';
+import { displayName } from '../../stores/session';
+import { authRequest, firstErrors } from './api';
+import { AuthProvider, useAuth } from './AuthProvider';
+import { flagLoginBanner, rememberPendingEmail, savedRedirect, takeRedirect } from './redirect';
+import { Alert, PasswordField, SubmitButton, TextField, linkButtonClass } from './ui';
+import { VerifyPending } from './VerifyEmail';
+
+type Tab = 'login' | 'signup';
+type View = { kind: 'tabs'; tab: Tab } | { kind: 'forgot'; email: string } | { kind: 'check-email'; email: string } | { kind: 'verify'; email: string };
+
+interface Props {
+  initial?: SessionState | undefined;
+  /** From the URL (?tab=signup, ?tab=forgot), so links can open the right screen. */
+  initialTab?: Tab | 'forgot' | undefined;
+  /** ?error= from an emailed link that failed (the /verify-email guard forwards it here when signed out). */
+  linkError?: boolean | undefined;
+}
+
+export default function AuthPage({ initial, initialTab, linkError }: Props) {
+  return (
+    <AuthProvider initial={initial}>
+      {linkError && (
+        <div className="mb-6" data-testid="auth-link-error">
+          <Alert tone="error">{AUTH_MESSAGES.INVALID_LINK} If you already verified your email, just log in.</Alert>
+        </div>
+      )}
+      <AuthScreens initialTab={initialTab ?? 'login'} />
+    </AuthProvider>
+  );
+}
+
+/** After a failed submit, move focus to the first field the server complained about. */
+function focusFirstInvalid(form: HTMLFormElement | null) {
+  requestAnimationFrame(() => form?.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus());
+}
+
+function AuthScreens({ initialTab }: { initialTab: Tab | 'forgot' }) {
+  const { user } = useAuth();
+  const [view, setView] = useState<View>(initialTab === 'forgot' ? { kind: 'forgot', email: '' } : { kind: 'tabs', tab: initialTab });
+  const [email, setEmail] = useState('');
+
+  if (view.kind === 'verify') {
+    return (
+      <div className="space-y-4">
+        <h2 className="text-xl font-semibold text-ink">Verify your email</h2>
+        <VerifyPending email={view.email} />
+      </div>
+    );
+  }
+  if (user) return <AlreadySignedIn />;
+  if (view.kind === 'forgot') return <ForgotPassword initialEmail={view.email} onBack={() => setView({ kind: 'tabs', tab: 'login' })} />;
+  if (view.kind === 'check-email') return <CheckEmail email={view.email} onBack={() => setView({ kind: 'tabs', tab: 'login' })} />;
+  return (
+    <Tabs
+      tab={view.tab}
+      onTab={(tab) => setView({ kind: 'tabs', tab })}
+      login={
+        <LoginForm
+          email={email}
+          onEmail={setEmail}
+          onForgot={() => setView({ kind: 'forgot', email })}
+          onNeedsVerification={(address) => setView({ kind: 'verify', email: address })}
+        />
+      }
+      signup={<SignUpForm onDone={(address) => setView({ kind: 'check-email', email: address })} />}
+    />
+  );
+}
+
+const TABS: { id: Tab; label: string }[] = [
+  { id: 'login', label: 'Log in' },
+  { id: 'signup', label: 'Sign up' },
+];
+
+function Tabs({ tab, onTab, login, signup }: { tab: Tab; onTab(t: Tab): void; login: React.ReactNode; signup: React.ReactNode }) {
+  const refs = useRef<Record<Tab, HTMLButtonElement | null>>({ login: null, signup: null });
+  // WAI-ARIA tabs: arrow keys, Home and End move between tabs (automatic activation).
+  const onKeyDown = (e: KeyboardEvent) => {
+    const i = TABS.findIndex((t) => t.id === tab);
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: TABS.length - 1 }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    const target = TABS[(next + TABS.length) % TABS.length]!.id;
+    onTab(target);
+    refs.current[target]?.focus();
+  };
+  return (
+    <div>
+      <div role="tablist" aria-label="Account" className="grid grid-cols-2 rounded-full bg-slate-100 p-1" onKeyDown={onKeyDown}>
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            ref={(el) => {
+              refs.current[t.id] = el;
+            }}
+            type="button"
+            role="tab"
+            id={`auth-tab-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls={`auth-panel-${t.id}`}
+            tabIndex={tab === t.id ? 0 : -1}
+            onClick={() => onTab(t.id)}
+            className="h-10 rounded-full text-sm font-semibold text-slate-700 aria-selected:bg-white aria-selected:text-ink aria-selected:shadow-sm"
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      {TABS.map((t) => (
+        <div key={t.id} role="tabpanel" id={`auth-panel-${t.id}`} aria-labelledby={`auth-tab-${t.id}`} hidden={tab !== t.id} className="pt-6">
+          {tab === t.id && (t.id === 'login' ? login : signup)}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function LoginForm({ email, onEmail, onForgot, onNeedsVerification }: { email: string; onEmail(v: string): void; onForgot(): void; onNeedsVerification(email: string): void }) {
+  const { login } = useAuth();
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const formRef = useRef<HTMLFormElement>(null);
+
+  async function submit(e: SubmitEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    setFields({});
+    const res = await login(email, password);
+    if (res.ok) {
+      flagLoginBanner(sessionStorage);
+      window.location.assign(takeRedirect(sessionStorage, '/'));
+      return; // stay busy while the next page loads
+    }
+    setBusy(false);
+    if (res.needsVerification) {
+      // Verification comes before any session, so this member has none: the pending-verification
+      // screen shows here rather than on /verify-email, whose guard wants a signed-in user.
+      const address = email.trim().toLowerCase();
+      rememberPendingEmail(sessionStorage, address);
+      onNeedsVerification(address);
+      return;
+    }
+    const fe = res.code === 'INVALID_INPUT' ? firstErrors(res.fieldErrors) : {};
+    setFields(fe);
+    setError(Object.keys(fe).length ? undefined : res.message);
+    focusFirstInvalid(formRef.current);
+  }
+
+  return (
+    <form ref={formRef} onSubmit={submit} noValidate className="space-y-4" data-testid="login-form">
+      {error && <Alert tone="error">{error}</Alert>}
+      <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => onEmail(e.target.value)} error={fields.email} />
+      <PasswordField label="Password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} error={fields.password} />
+      <div className="flex justify-end">
+        <button type="button" onClick={onForgot} className={`text-sm ${linkButtonClass}`}>
+          Forgot password?
+        </button>
+      </div>
+      <SubmitButton busy={busy} busyLabel="Logging in...">
+        Log in
+      </SubmitButton>
+    </form>
+  );
+}
+
+const EMPTY_SIGNUP = { firstName: '', lastName: '', email: '', password: '', phone: '', website: '' };
+
+function SignUpForm({ onDone }: { onDone(email: string): void }) {
+  const { signup } = useAuth();
+  const [values, setValues] = useState(EMPTY_SIGNUP);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  const bind = (name: keyof typeof EMPTY_SIGNUP) => ({
+    name,
+    value: values[name],
+    error: fields[name],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
+  });
+
+  async function submit(e: SubmitEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    setFields({});
+    // Seed: signupSource is the path saved before "Log in"; the server keeps it only if it is a site path.
+    const res = await signup({ ...values, signupSource: savedRedirect(sessionStorage) });
+    setBusy(false);
+    if (res.ok) {
+      const address = values.email.trim().toLowerCase();
+      rememberPendingEmail(sessionStorage, address);
+      onDone(address);
+      return;
+    }
+    setFields(firstErrors(res.fieldErrors));
+    setError(res.message);
+    focusFirstInvalid(formRef.current);
+  }
+
+  return (
+    <form ref={formRef} onSubmit={submit} noValidate className="space-y-4" data-testid="signup-form">
+      {error && <Alert tone="error">{error}</Alert>}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField label="First name" autoComplete="given-name" required {...bind('firstName')} />
+        <TextField label="Last name" autoComplete="family-name" required {...bind('lastName')} />
+      </div>
+      <TextField label="Email" type="email" autoComplete="email" required {...bind('email')} />
+      <PasswordField label="Password" autoComplete="new-password" required hint="At least 6 characters." {...bind('password')} />
+      <TextField label="Phone (optional)" type="tel" autoComplete="tel" {...bind('phone')} />
+      <TextField label="Website (optional)" type="text" inputMode="url" autoComplete="url" placeholder="example.com" {...bind('website')} />
+      <SubmitButton busy={busy} busyLabel="Creating account...">
+        Create account
+      </SubmitButton>
+      <p className="text-xs text-slate-600">
+        By signing up you agree to our{' '}
+        <a href="/terms" className="underline">
+          terms
+        </a>{' '}
+        and{' '}
+        <a href="/privacy" className="underline">
+          privacy policy
+        </a>
+        .
+      </p>
+    </form>
+  );
+}
+
+function CheckEmail({ email, onBack }: { email: string; onBack(): void }) {
+  const { sendVerificationEmail } = useAuth();
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string }>();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+
+  async function resend() {
+    setBusy(true);
+    const res = await sendVerificationEmail(email);
+    setBusy(false);
+    setResult(res.ok ? { tone: 'success', text: AUTH_MESSAGES.VERIFICATION_SENT } : { tone: 'error', text: res.message });
+  }
+
+  return (
+    <div className="space-y-4" data-testid="check-email">
+      <h2 ref={heading} tabIndex={-1} className="text-xl font-semibold text-ink">
+        Check your email
+      </h2>
+      <p className="text-slate-700">
+        We sent a verification link to <strong className="[overflow-wrap:anywhere] text-ink">{email}</strong>. Open it to activate your account; it signs you in
+        straight away. The link is valid for 24 hours.
+      </p>
+      {result && <Alert tone={result.tone}>{result.text}</Alert>}
+      <p className="text-sm text-slate-700">
+        No email? Check your spam folder or{' '}
+        <button type="button" onClick={resend} disabled={busy} className={linkButtonClass}>
+          {busy ? 'Sending...' : 'resend the link'}
+        </button>
+        .
+      </p>
+      <button type="button" onClick={onBack} className={`text-sm ${linkButtonClass}`}>
+        Back to log in
+      </button>
+    </div>
+  );
+}
+
+function ForgotPassword({ initialEmail, onBack }: { initialEmail: string; onBack(): void }) {
+  const [email, setEmail] = useState(initialEmail);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string }>();
+  const [fieldError, setFieldError] = useState<string>();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+
+  async function submit(e: SubmitEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setResult(undefined);
+    setFieldError(undefined);
+    // The same answer whether or not an account exists, so the form cannot be used to probe emails.
+    const res = await authRequest('/request-password-reset', { email });
+    setBusy(false);
+    if (res.ok) setResult({ tone: 'success', text: AUTH_MESSAGES.RESET_SENT });
+    else if (res.fieldErrors?.email) setFieldError(res.fieldErrors.email[0]);
+    else setResult({ tone: 'error', text: res.message });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4" data-testid="forgot-form">
+      <h2 ref={heading} tabIndex={-1} className="text-xl font-semibold text-ink">
+        Reset your password
+      </h2>
+      <p className="text-sm text-slate-700">Enter your account's email and we'll send you a link to choose a new password. The link is valid for 1 hour.</p>
+      {result && <Alert tone={result.tone}>{result.text}</Alert>}
+      <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} error={fieldError} />
+      <SubmitButton busy={busy} busyLabel="Sending...">
+        Send reset link
+      </SubmitButton>
+      <button type="button" onClick={onBack} className={`text-sm ${linkButtonClass}`}>
+        Back to log in
+      </button>
+    </form>
+  );
+}
+
+function AlreadySignedIn() {
+  const { user, logout } = useAuth();
+  if (!user) return null;
+  return (
+    <div className="space-y-4" data-testid="already-signed-in">
+      <h2 className="text-xl font-semibold text-ink">You're logged in</h2>
+      <p className="text-slate-700">
+        Signed in as <strong className="[overflow-wrap:anywhere] text-ink">{displayName(user)}</strong> ({user.email}).
+      </p>
+      <div className="flex flex-wrap gap-3">
+        <a href={user.role === 'admin' ? '/' : '/dashboard'} className="inline-flex h-11 items-center rounded-full bg-brand-600 px-5 text-sm font-semibold text-white hover:bg-brand-700">
+          {user.role === 'admin' ? 'Go to the home page' : 'Go to your dashboard'}
+        </a>
+        <button
+          type="button"
+          onClick={async () => {
+            await logout();
+            window.location.assign('/auth');
+          }}
+          className="inline-flex h-11 items-center rounded-full border border-slate-300 px-5 text-sm font-semibold text-ink hover:bg-slate-50"
+        >
+          Log out
+        </button>
+      </div>
+    </div>
+  );
+}

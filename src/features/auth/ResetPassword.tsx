@@ -1,0 +1,68 @@
+/** /auth/reset-password?token=…: choose a new password. Expired, used or forged links get one clear message. */
+import { useState, type SubmitEvent } from 'react';
+import { AUTH_MESSAGES } from '../../shared/auth-messages';
+import { PASSWORD_MESSAGES, MIN_PASSWORD_LENGTH } from '../../shared/auth-schemas';
+import { authRequest, firstErrors } from './api';
+import { Alert, PasswordField, SubmitButton } from './ui';
+
+const buttonClass = 'inline-flex h-11 items-center justify-center rounded-full bg-brand-600 px-5 text-sm font-semibold text-white hover:bg-brand-700';
+
+export default function ResetPassword({ token, linkError }: { token?: string | undefined; linkError?: boolean | undefined }) {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+  const [state, setState] = useState<'form' | 'invalid' | 'done'>(linkError || !token ? 'invalid' : 'form');
+
+  if (state === 'invalid') {
+    return (
+      <div className="space-y-4" data-testid="reset-invalid">
+        <Alert tone="error">{AUTH_MESSAGES.INVALID_LINK}</Alert>
+        <p className="text-sm text-slate-700">Reset links work once and for 1 hour. You can ask for a new one below.</p>
+        <a href="/auth?tab=forgot" className={buttonClass}>
+          Request a new link
+        </a>
+      </div>
+    );
+  }
+  if (state === 'done') {
+    return (
+      <div className="space-y-4" data-testid="reset-done">
+        <Alert tone="success">{AUTH_MESSAGES.PASSWORD_RESET}</Alert>
+        <a href="/auth" className={buttonClass}>
+          Log in
+        </a>
+      </div>
+    );
+  }
+
+  async function submit(e: SubmitEvent) {
+    e.preventDefault();
+    setError(undefined);
+    // The server checks length too; matching is only knowable here (it receives one password).
+    const local: Record<string, string> = {};
+    if (password.length < MIN_PASSWORD_LENGTH) local.newPassword = password ? PASSWORD_MESSAGES.tooShort : PASSWORD_MESSAGES.required;
+    if (password !== confirm) local.confirmPassword = PASSWORD_MESSAGES.mismatch;
+    setFields(local);
+    if (Object.keys(local).length) return;
+    setBusy(true);
+    const res = await authRequest('/reset-password', { token, newPassword: password });
+    setBusy(false);
+    if (res.ok) return setState('done');
+    if (res.code === 'INVALID_TOKEN' || res.code === 'TOKEN_EXPIRED' || res.code === 'INVALID_LINK') return setState('invalid');
+    setFields(firstErrors(res.fieldErrors));
+    if (!res.fieldErrors?.newPassword) setError(res.message);
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4" data-testid="reset-form">
+      {error && <Alert tone="error">{error}</Alert>}
+      <PasswordField label="New password" name="newPassword" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={fields.newPassword} hint="At least 6 characters." />
+      <PasswordField label="Confirm new password" name="confirmPassword" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={fields.confirmPassword} />
+      <SubmitButton busy={busy} busyLabel="Saving...">
+        Set new password
+      </SubmitButton>
+    </form>
+  );
+}

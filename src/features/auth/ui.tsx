@@ -1,0 +1,105 @@
+/** Form pieces shared by the auth pages and the settings dialog: labelled inputs with their error line. */
+import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+
+interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+  label: string;
+  error?: string | undefined;
+  hint?: string | undefined;
+}
+
+const inputClass =
+  'block h-11 w-full rounded-lg border bg-white px-3 text-base text-ink shadow-sm placeholder:text-slate-400 focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600 aria-[invalid=true]:border-red-600 sm:text-sm';
+
+export function TextField({ label, error, hint, className, ...input }: FieldProps) {
+  const id = useId();
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={described} className={`${inputClass} border-slate-300`} {...input} />
+      {hint && !error && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A password input with a show/hide toggle (seed: the settings dialog's entries have one). */
+export function PasswordField({ label, error, hint, className, ...input }: FieldProps) {
+  const id = useId();
+  const [shown, setShown] = useState(false);
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <div className="relative">
+        <input
+          id={id}
+          type={shown ? 'text' : 'password'}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={described}
+          className={`${inputClass} border-slate-300 pr-20`}
+          {...input}
+        />
+        <button
+          type="button"
+          onClick={() => setShown((s) => !s)}
+          aria-pressed={shown}
+          aria-label={`${shown ? 'Hide' : 'Show'} ${label.toLowerCase()}`}
+          className="absolute inset-y-1 right-1 rounded-md px-3 text-xs font-semibold text-brand-700 hover:bg-brand-50"
+        >
+          {shown ? 'Hide' : 'Show'}
+        </button>
+      </div>
+      {hint && !error && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Status lines are live regions so screen readers hear the result of a submit. */
+export function Alert({ tone, children, testId }: { tone: 'error' | 'success' | 'info'; children: ReactNode; testId?: string }) {
+  const styles = {
+    error: 'border-red-200 bg-red-50 text-red-800',
+    success: 'border-green-200 bg-green-50 text-green-800',
+    info: 'border-brand-100 bg-brand-50 text-brand-900',
+  }[tone];
+  return (
+    <div role={tone === 'error' ? 'alert' : 'status'} data-testid={testId} className={`rounded-lg border px-4 py-3 text-sm ${styles}`}>
+      {children}
+    </div>
+  );
+}
+
+export function SubmitButton({ busy, busyLabel, children, disabled }: { busy: boolean; busyLabel: string; children: ReactNode; disabled?: boolean }) {
+  return (
+    <button
+      type="submit"
+      disabled={busy || disabled}
+      className="inline-flex h-11 w-full items-center justify-center rounded-full bg-brand-600 px-5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400"
+    >
+      {busy ? busyLabel : children}
+    </button>
+  );
+}
+
+export const linkButtonClass = 'font-semibold text-brand-700 underline-offset-2 hover:underline disabled:text-slate-500';
