@@ -1,0 +1,105 @@
+/**
+ * Who may open which route (seed section 2 "Route guard", section 6; PRODUCT.md "Deliberate differences").
+ * Pure: the middleware supplies the path and the session it read, and carries out the decision.
+ *
+ * Pages redirect like the seed: not logged in → /auth; email not verified → /verify-email; a non-admin on
+ * an admin route → /dashboard. API routes and Actions answer JSON 401/403 instead, since a redirect would
+ * hand a fetch() an HTML page.
+ */
+import { SIGN_IN_PAGE, VERIFY_EMAIL_PAGE } from '../auth/constants';
+
+export const DASHBOARD_PAGE = '/dashboard';
+
+export interface GuardSession {
+  role: 'user' | 'admin';
+  emailVerified: boolean;
+}
+
+export type GuardDecision =
+  | { kind: 'allow' }
+  | { kind: 'redirect'; to: string }
+  | { kind: 'deny'; status: 401 | 403; code: 'UNAUTHORIZED' | 'FORBIDDEN'; message: string };
+
+export const GUARD_MESSAGES = {
+  // Seed section 8: an action without a signed-in user.
+  UNAUTHORIZED: 'No user logged in',
+  NOT_VERIFIED: 'Email not verified yet',
+  FORBIDDEN: 'You do not have access to this',
+} as const;
+
+type Access = 'public' | 'signed-in' | 'verified' | 'admin';
+type Surface = 'page' | 'api';
+
+/**
+ * Actions a visitor may call (none yet). Every other action needs a verified member; the action itself
+ * then checks anything finer (users.promote: an admin, or nobody is admin yet).
+ */
+export const PUBLIC_ACTIONS: ReadonlySet<string> = new Set<string>();
+
+/**
+ * The form the router matches: decoded (so /%61dmin is /admin), repeated slashes collapsed, no trailing
+ * slash, lower case (guards must not be sidestepped by spelling a path differently).
+ */
+export function normalizePath(pathname: string): string {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    // Malformed escapes never reach a route (server.mjs refuses them); match on the raw text.
+  }
+  path = path.replace(/\/{2,}/g, '/').toLowerCase();
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+function ruleFor(path: string): { access: Access; surface: Surface } {
+  if (path === VERIFY_EMAIL_PAGE) return { access: 'signed-in', surface: 'page' };
+  if (/^\/dashboard(\/|$)/.test(path)) return { access: 'verified', surface: 'page' };
+  if (/^\/admin(\/|$)/.test(path)) return { access: 'admin', surface: 'page' };
+  if (path === '/api/prices') return { access: 'verified', surface: 'api' };
+  const action = /^\/_actions\/([^/]+)$/.exec(path)?.[1];
+  if (action !== undefined) return { access: PUBLIC_ACTIONS.has(action) ? 'public' : 'verified', surface: 'api' };
+  if (/^\/_actions(\/|$)/.test(path)) return { access: 'verified', surface: 'api' };
+  return { access: 'public', surface: 'page' };
+}
+
+/** Paths whose answer depends on the session: the only ones for which the middleware reads it. */
+export function needsSession(pathname: string): boolean {
+  const path = normalizePath(pathname);
+  // Public actions still get the caller (e.g. to link a request to the member's account).
+  return ruleFor(path).access !== 'public' || /^\/_actions(\/|$)/.test(path);
+}
+
+const deny = (status: 401 | 403, message: string): GuardDecision => ({
+  kind: 'deny',
+  status,
+  code: status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN',
+  message,
+});
+
+export function guardDecision(pathname: string, session: GuardSession | null | undefined): GuardDecision {
+  const path = normalizePath(pathname);
+  const { access, surface } = ruleFor(path);
+  if (access === 'public') return { kind: 'allow' };
+
+  if (!session) return surface === 'api' ? deny(401, GUARD_MESSAGES.UNAUTHORIZED) : { kind: 'redirect', to: SIGN_IN_PAGE };
+  if (access === 'signed-in') return { kind: 'allow' };
+
+  if (!session.emailVerified) {
+    return surface === 'api' ? deny(403, GUARD_MESSAGES.NOT_VERIFIED) : { kind: 'redirect', to: VERIFY_EMAIL_PAGE };
+  }
+  if (access === 'admin' && session.role !== 'admin') {
+    return surface === 'api' ? deny(403, GUARD_MESSAGES.FORBIDDEN) : { kind: 'redirect', to: DASHBOARD_PAGE };
+  }
+  return { kind: 'allow' };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The rule handleAuthRequest applies to /api/auth: a state-changing request whose Origin is another site
+ * is refused. Browsers send Origin on every POST, so a request without one is not a browser's and cannot
+ * be cross-site request forgery. Astro's checkOrigin covers form posts only, not JSON Action calls.
+ */
+export function isForeignOrigin(method: string, origin: string | null, siteOrigin: string): boolean {
+  return !SAFE_METHODS.has(method.toUpperCase()) && origin !== null && origin !== siteOrigin;
+}

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { guardDecision, isForeignOrigin, needsSession, normalizePath, type GuardSession } from '../../src/server/guards';
+import { hasSessionCookie, toRequestUser } from '../../src/server/guards/session';
+
+type Who = 'visitor' | 'unverified' | 'user' | 'admin' | 'unverifiedAdmin';
+const sessions: Record<Who, GuardSession | null> = {
+  visitor: null,
+  unverified: { role: 'user', emailVerified: false },
+  user: { role: 'user', emailVerified: true },
+  admin: { role: 'admin', emailVerified: true },
+  unverifiedAdmin: { role: 'admin', emailVerified: false },
+};
+
+const allow = { kind: 'allow' };
+const to = (path: string) => ({ kind: 'redirect', to: path });
+
+// Seed section 2, every route of the table.
+const PUBLIC = [
+  '/',
+  '/auth',
+  '/services',
+  '/articles',
+  '/packages',
+  '/demos',
+  '/free-audit',
+  '/service/lead-outreach',
+  '/demo/clinic-bot',
+  '/package/starter',
+  '/article/some-slug',
+  '/privacy',
+  '/terms',
+];
+const ADMIN = [
+  '/admin/services',
+  '/admin/content',
+  '/admin/packages',
+  '/admin/faqs',
+  '/admin/articles',
+  '/admin/demos',
+  '/admin/users',
+  '/admin/users/some-id',
+  '/admin/chat-settings',
+  '/admin/seo',
+  '/admin/landing-page-config',
+  '/admin/audit',
+  '/admin',
+];
+
+describe('guardDecision: seed routes × roles', () => {
+  it.each(PUBLIC)('%s is open to everyone', (path) => {
+    for (const who of Object.keys(sessions) as Who[]) expect(guardDecision(path, sessions[who]), who).toEqual(allow);
+  });
+
+  it('/verify-email: logged in (verified or not); visitors go to /auth', () => {
+    expect(guardDecision('/verify-email', sessions.visitor)).toEqual(to('/auth'));
+    expect(guardDecision('/verify-email', sessions.unverified)).toEqual(allow);
+    expect(guardDecision('/verify-email', sessions.user)).toEqual(allow);
+    expect(guardDecision('/verify-email', sessions.admin)).toEqual(allow);
+  });
+
+  it('/dashboard: logged in and verified; admins are let in too (seed: not stated)', () => {
+    expect(guardDecision('/dashboard', sessions.visitor)).toEqual(to('/auth'));
+    expect(guardDecision('/dashboard', sessions.unverified)).toEqual(to('/verify-email'));
+    expect(guardDecision('/dashboard', sessions.unverifiedAdmin)).toEqual(to('/verify-email'));
+    expect(guardDecision('/dashboard', sessions.user)).toEqual(allow);
+    expect(guardDecision('/dashboard', sessions.admin)).toEqual(allow);
+  });
+
+  it.each(ADMIN)('%s: admin only and verified; a member goes to /dashboard', (path) => {
+    expect(guardDecision(path, sessions.visitor)).toEqual(to('/auth'));
+    expect(guardDecision(path, sessions.unverified)).toEqual(to('/verify-email'));
+    expect(guardDecision(path, sessions.unverifiedAdmin)).toEqual(to('/verify-email'));
+    expect(guardDecision(path, sessions.user)).toEqual(to('/dashboard'));
+    expect(guardDecision(path, sessions.admin)).toEqual(allow);
+  });
+
+  it('the guard cannot be sidestepped by spelling a path differently', () => {
+    for (const path of ['/ADMIN/users', '/%61dmin/users', '//admin//users', '/admin/users/', '/Dashboard', '/dashboard/']) {
+      expect(guardDecision(path, sessions.visitor), path).toEqual(to('/auth'));
+    }
+    expect(guardDecision('/admin/users/', sessions.user)).toEqual(to('/dashboard'));
+    // Lookalikes that are not admin routes stay public.
+    expect(guardDecision('/administrator', sessions.visitor)).toEqual(allow);
+    expect(guardDecision('/dashboards', sessions.visitor)).toEqual(allow);
+  });
+});
+
+describe('guardDecision: API routes and Actions answer JSON, never redirects', () => {
+  it('/api/prices: 401 visitor, 403 unverified, allowed for verified members and admins', () => {
+    expect(guardDecision('/api/prices', sessions.visitor)).toEqual({
+      kind: 'deny',
+      status: 401,
+      code: 'UNAUTHORIZED',
+      message: 'No user logged in',
+    });
+    expect(guardDecision('/api/prices', sessions.unverified)).toMatchObject({ kind: 'deny', status: 403, code: 'FORBIDDEN' });
+    expect(guardDecision('/api/prices', sessions.user)).toEqual(allow);
+    expect(guardDecision('/api/prices', sessions.admin)).toEqual(allow);
+  });
+
+  it('Actions need a verified member; finer rules (admin) are the action’s own', () => {
+    for (const action of ['/_actions/account.updateProfile', '/_actions/users.promote', '/_actions/unknown.thing']) {
+      expect(guardDecision(action, sessions.visitor)).toMatchObject({ kind: 'deny', status: 401, message: 'No user logged in' });
+      expect(guardDecision(action, sessions.unverified)).toMatchObject({ kind: 'deny', status: 403 });
+      expect(guardDecision(action, sessions.user)).toEqual(allow);
+      expect(guardDecision(action, sessions.admin)).toEqual(allow);
+    }
+  });
+
+  it('other API routes are left to their own handlers (auth endpoints are public)', () => {
+    expect(guardDecision('/api/auth/get-session', null)).toEqual(allow);
+    expect(guardDecision('/api/auth/sign-in/email', null)).toEqual(allow);
+  });
+});
+
+describe('when the middleware reads the session', () => {
+  it('only on guarded paths and Actions', () => {
+    for (const path of ['/dashboard', '/admin/seo', '/verify-email', '/api/prices', '/_actions/users.promote']) {
+      expect(needsSession(path), path).toBe(true);
+    }
+    for (const path of PUBLIC) expect(needsSession(path), path).toBe(false);
+    expect(needsSession('/api/auth/get-session')).toBe(false);
+  });
+
+  it('only when the session cookie is present', () => {
+    expect(hasSessionCookie(null)).toBe(false);
+    expect(hasSessionCookie('theme=dark')).toBe(false);
+    expect(hasSessionCookie('agency.session_token=')).toBe(false);
+    expect(hasSessionCookie('agency.session_token=abc.def')).toBe(true);
+    expect(hasSessionCookie('a=1; __Secure-agency.session_token=abc')).toBe(true);
+    expect(hasSessionCookie('xagency.session_token=abc')).toBe(false);
+  });
+});
+
+describe('helpers', () => {
+  it('normalizePath', () => {
+    expect(normalizePath('/')).toBe('/');
+    expect(normalizePath('/Admin//Users/')).toBe('/admin/users');
+    expect(normalizePath('/%E0%A4%A')).toBe('/%e0%a4%a');
+  });
+
+  it('toRequestUser keeps only known roles', () => {
+    expect(toRequestUser({ id: 'u1', email: 'a@b.c', role: 'superuser', emailVerified: 'yes' })).toMatchObject({
+      role: 'user',
+      emailVerified: false,
+      firstName: '',
+    });
+    expect(toRequestUser({ id: 'u1', email: 'a@b.c', role: 'admin', emailVerified: true }).role).toBe('admin');
+  });
+
+  it('isForeignOrigin refuses state-changing requests from another site only', () => {
+    const site = 'http://127.0.0.1:4321';
+    expect(isForeignOrigin('POST', 'https://evil.example', site)).toBe(true);
+    expect(isForeignOrigin('POST', site, site)).toBe(false);
+    expect(isForeignOrigin('POST', null, site)).toBe(false);
+    expect(isForeignOrigin('GET', 'https://evil.example', site)).toBe(false);
+  });
+});
