@@ -11,6 +11,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
+import { isBuildStale } from '../scripts/build-freshness.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -44,19 +45,9 @@ function log(msg) {
   process.stderr.write(`bench: ${msg}\n`);
 }
 
-function newestMtime(target) {
-  if (!fs.existsSync(target)) return 0;
-  const stat = fs.statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
-
 function buildIfNeeded() {
   const stamp = path.join(distDir, '.build-stamp');
-  const sources = ['src', 'public', 'astro.config.ts', 'package.json'].map((p) => newestMtime(path.join(root, p)));
-  if (args.has('rebuild') || newestMtime(stamp) < Math.max(...sources)) {
+  if (args.has('rebuild') || isBuildStale(root, stamp)) {
     log('building into dist-bench/ …');
     const astro = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
     const r = spawnSync(process.execPath, [astro, 'build', '--outDir', distDir], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });

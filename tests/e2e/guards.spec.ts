@@ -3,22 +3,10 @@
  * the member-only price API and the admin-only Action.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { SEED_ADMIN_ROUTES } from '../support/seed-routes';
 import { ADMIN_STATE, MEMBER_STATE, freshClientIp, newAccount, signUpViaApi, verificationLink } from './support/accounts';
 
-const ADMIN_ROUTES = [
-  '/admin/services',
-  '/admin/content',
-  '/admin/packages',
-  '/admin/faqs',
-  '/admin/articles',
-  '/admin/demos',
-  '/admin/users',
-  '/admin/users/some-id',
-  '/admin/chat-settings',
-  '/admin/seo',
-  '/admin/landing-page-config',
-  '/admin/audit',
-];
+const ADMIN_ROUTES = SEED_ADMIN_ROUTES;
 const PROTECTED = ['/dashboard', '/verify-email', ...ADMIN_ROUTES];
 
 async function landing(request: APIRequestContext, path: string) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { guardDecision, isForeignOrigin, needsSession, normalizePath, type GuardSession } from '../../src/server/guards';
 import { hasSessionCookie, toRequestUser } from '../../src/server/guards/session';
+import { SEED_ADMIN_ROUTES } from '../support/seed-routes';
 
 type Who = 'visitor' | 'unverified' | 'user' | 'admin' | 'unverifiedAdmin';
 const sessions: Record<Who, GuardSession | null> = {
@@ -30,21 +31,7 @@ const PUBLIC = [
   '/privacy',
   '/terms',
 ];
-const ADMIN = [
-  '/admin/services',
-  '/admin/content',
-  '/admin/packages',
-  '/admin/faqs',
-  '/admin/articles',
-  '/admin/demos',
-  '/admin/users',
-  '/admin/users/some-id',
-  '/admin/chat-settings',
-  '/admin/seo',
-  '/admin/landing-page-config',
-  '/admin/audit',
-  '/admin',
-];
+const ADMIN = [...SEED_ADMIN_ROUTES, '/admin'];
 
 describe('guardDecision: seed routes × roles', () => {
   it.each(PUBLIC)('%s is open to everyone', (path) => {

@@ -6,7 +6,8 @@ import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { db } from '../../db';
 import { demos, packageServices, packages, services } from '../../db/schema';
 
-const publicServiceColumns = {
+/** Every public column of a service: all but the price. */
+export const publicServiceColumns = {
   id: services.id,
   name: services.name,
   picture: services.picture,
@@ -18,7 +19,8 @@ const publicServiceColumns = {
   updatedAt: services.updatedAt,
 };
 
-const publicPackageColumns = {
+/** Every public column of a package: all but its prices. */
+export const publicPackageColumns = {
   id: packages.id,
   name: packages.name,
   description: packages.description,

@@ -3,11 +3,11 @@
  * (`count(*) over ()` is computed before LIMIT), and the included services of the previewed packages come
  * from one join. Columns match the public catalog reads, so no price ever leaves this module.
  */
-import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { isBestValue } from '../../../shared/packages';
 import { db, dbHandle } from '../../db';
 import { articles, demos, packageServices, packages, services, type Article } from '../../db/schema';
-import type { PublicDemo, PublicPackage, PublicService } from '../catalog/repository';
+import { publicPackageColumns, publicServiceColumns, type PublicDemo, type PublicPackage, type PublicService } from '../catalog/repository';
 
 export interface Preview<T> {
   items: T[];
@@ -39,18 +39,7 @@ function split<T extends { total: number }>(rows: T[]): Preview<Omit<T, 'total'>
 
 export async function previewServices(limit: number): Promise<Preview<PublicService>> {
   const rows = await db()
-    .select({
-      id: services.id,
-      name: services.name,
-      picture: services.picture,
-      shortText: services.shortText,
-      description: services.description,
-      benefits: services.benefits,
-      order: services.order,
-      createdAt: services.createdAt,
-      updatedAt: services.updatedAt,
-      total,
-    })
+    .select({ ...publicServiceColumns, total })
     .from(services)
     .orderBy(asc(services.order), asc(services.createdAt))
     .limit(limit);
@@ -59,18 +48,7 @@ export async function previewServices(limit: number): Promise<Preview<PublicServ
 
 export async function previewDemos(limit: number): Promise<Preview<PublicDemo>> {
   const rows = await db()
-    .select({
-      id: demos.id,
-      name: demos.name,
-      profilePicture: demos.profilePicture,
-      shortText: demos.shortText,
-      description: demos.description,
-      suitableFor: demos.suitableFor,
-      order: demos.order,
-      createdAt: demos.createdAt,
-      updatedAt: demos.updatedAt,
-      total,
-    })
+    .select({ ...getTableColumns(demos), total })
     .from(demos)
     .orderBy(asc(demos.order), asc(demos.createdAt))
     .limit(limit);
@@ -80,19 +58,8 @@ export async function previewDemos(limit: number): Promise<Preview<PublicDemo>> 
 export async function previewPublishedArticles(limit: number): Promise<Preview<Article>> {
   const rows = await db()
     .select({
-      id: articles.id,
-      slug: articles.slug,
-      title: articles.title,
-      excerpt: articles.excerpt,
+      ...getTableColumns(articles),
       content: sql<string>`case when ${articles.excerpt} = '' then left(${articles.content}, ${sql.raw(String(EXCERPT_SOURCE_CHARS))}) else '' end`,
-      featuredImage: articles.featuredImage,
-      featuredImageAlt: articles.featuredImageAlt,
-      authorName: articles.authorName,
-      authorImage: articles.authorImage,
-      tags: articles.tags,
-      published: articles.published,
-      createdAt: articles.createdAt,
-      updatedAt: articles.updatedAt,
       total,
     })
     .from(articles)
@@ -108,20 +75,7 @@ export async function previewPublishedArticles(limit: number): Promise<Preview<A
  */
 export async function previewActivePackages(limit: number): Promise<Preview<PackagePreview>> {
   const rows = await db()
-    .select({
-      id: packages.id,
-      name: packages.name,
-      description: packages.description,
-      picture: packages.picture,
-      shortText: packages.shortText,
-      features: packages.features,
-      isActive: packages.isActive,
-      order: packages.order,
-      createdAt: packages.createdAt,
-      updatedAt: packages.updatedAt,
-      priceSetup: packages.priceSetup,
-      total,
-    })
+    .select({ ...publicPackageColumns, priceSetup: packages.priceSetup, total })
     .from(packages)
     .where(eq(packages.isActive, true))
     .orderBy(asc(packages.order), asc(packages.createdAt))
