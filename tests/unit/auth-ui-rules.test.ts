@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { accountLabel, ADMIN_LINKS } from '../../src/features/account-menu/account-area';
+import { accountLabel } from '../../src/features/account-menu/account-area';
+import { ADMIN_NAV_LINKS } from '../../src/shared/navigation';
 import { AUTH_TIMEOUT_DESKTOP_MS, AUTH_TIMEOUT_MOBILE_MS, authTimeoutMs, firstErrors, toFailure } from '../../src/features/auth/api';
 import { afterVerificationPath, savedRedirect, takeRedirect } from '../../src/features/auth/redirect';
 import { changePasswordFailureText, validateNewPassword } from '../../src/features/settings-dialog/validate';
@@ -89,6 +90,6 @@ describe('navbar account states', () => {
     const user = { id: '1', email: 'a@example.com', name: '', firstName: 'Ada', lastName: 'Lovelace', role: 'admin' as const, emailVerified: true };
     expect(accountLabel(user)).toBe('Ada Lovelace (admin)');
     expect(accountLabel({ ...user, firstName: '', lastName: '', role: 'user' })).toBe('a@example.com (user)');
-    expect(ADMIN_LINKS.map((l) => l.label)).toEqual(['Content', 'Users', 'Chat Settings', 'SEO', 'Landing Page', 'Audit']);
+    expect(ADMIN_NAV_LINKS.map((l) => l.label)).toEqual(['Content', 'Users', 'Chat Settings', 'SEO', 'Landing Page', 'Audit']);
   });
 });

@@ -4,16 +4,9 @@
  * contents of the fixed-size [data-account-area] (no layout shift) and, for admins, the [data-nav-links].
  * The settings dialog (React) is fetched only when the member opens it.
  */
+import { ADMIN_NAV_LINKS } from '../../shared/navigation';
 import { $session, displayName, loadSession, signOut, type SessionUser } from '../../stores/session';
 
-export const ADMIN_LINKS = [
-  { href: '/admin/content', label: 'Content' },
-  { href: '/admin/users', label: 'Users' },
-  { href: '/admin/chat-settings', label: 'Chat Settings' },
-  { href: '/admin/seo', label: 'SEO' },
-  { href: '/admin/landing-page-config', label: 'Landing Page' },
-  { href: '/admin/audit', label: 'Audit' },
-] as const;
 
 /** Seed: "the user's full name or, failing that, email, with the role in brackets". */
 export function accountLabel(user: SessionUser): string {
@@ -88,7 +81,7 @@ function renderAdminLinks(list: HTMLElement) {
   const linkClass = template?.getAttribute('class') ?? '';
   const here = window.location.pathname;
   list.replaceChildren(
-    ...ADMIN_LINKS.map(({ href, label }) => {
+    ...ADMIN_NAV_LINKS.map(({ href, label }) => {
       const li = el('li', {});
       const a = el('a', { href, class: linkClass }, label);
       if (here === href || here.startsWith(`${href}/`)) a.setAttribute('aria-current', 'page');
