@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { logger } from '../logger';
 import { acquireDataDirLock, type DataDirLock } from './lock';
 import * as schema from './schema';
 
@@ -45,6 +46,9 @@ export function migrationsFolder(): string {
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // An idle pooled connection can be cut by the server (restart, failover, admin command). pg reports
+    // that on the pool; unhandled, it would crash the process. The pool replaces the connection itself.
+    pool.on('error', (err) => logger.warn({ err }, 'PostgreSQL closed an idle connection'));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return {
       db,
