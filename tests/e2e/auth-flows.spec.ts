@@ -67,9 +67,9 @@ test.describe('navbar account states', () => {
       await expect(accountArea(page).getByRole('button', { name: 'Logout' })).toBeVisible();
       await expect(accountArea(page).getByRole('link', { name: 'Log in' })).toHaveCount(0);
       await expect(navLinks(page)).toHaveText(VISITOR_LINKS);
-      // Still the fixed 224×40 box: swapping the contents moves nothing.
+      // Still the fixed 288×40 box (224 px below 1024 px): swapping the contents moves nothing.
       const box = await accountArea(page).boundingBox();
-      expect(box).toMatchObject({ width: 224, height: 40 });
+      expect(box).toMatchObject({ width: 288, height: 40 });
     });
 
   });
