@@ -63,6 +63,19 @@ describe('/api/auth edge', () => {
     expect(limited.headers.get('retry-after')).toBe(String(body.retryAfter));
   });
 
+  it('never rate-limits "who is signed in": every page view of every visitor at one address asks it', async () => {
+    const statuses = new Set<number>();
+    for (let i = 0; i < 150; i++) {
+      const res = await handleAuthRequest(new Request(`${SITE}/api/auth/get-session`), {
+        auth: h.auth,
+        siteUrl: SITE,
+        clientAddress: '198.51.100.77',
+      });
+      statuses.add(res.status);
+    }
+    expect([...statuses]).toEqual([200]);
+  });
+
   it('behind a proxy, uses TRUSTED_PROXY_IP_HEADER to tell clients apart', async () => {
     const attempt = (client: string) =>
       post('/sign-in/email', JSON.stringify({ email: 'edge@example.com', password: 'wrong' }), { 'x-real-ip': client }, { clientAddress: '10.0.0.1', trustedProxyIpHeader: 'x-real-ip' });

@@ -28,4 +28,7 @@ export const RATE_LIMITS = {
   '/reset-password/*': { window: 60, max: 10 },
   '/verify-email': { window: 60, max: 10 },
   '/account/change-password': { window: 60, max: 5 },
+  // Every page view asks who is signed in (the navbar and price islands): a cheap read that must not run
+  // out for visitors sharing one address (an office, a clinic), nor cost a rate-limit write per page view.
+  '/get-session': false,
 } as const;
