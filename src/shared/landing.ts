@@ -46,3 +46,10 @@ export function resolveBlockOrder(stored: unknown, hidden: readonly string[] = [
   }
   return result;
 }
+
+/** The blocks a stored landing-page config document ({ blockOrder, hidden }, or nothing) asks for. */
+export function blocksFromConfig(doc: unknown): LandingBlock[] {
+  const config = (doc ?? undefined) as { blockOrder?: unknown; hidden?: unknown } | undefined;
+  const hidden = Array.isArray(config?.hidden) ? config.hidden.filter((h): h is string => typeof h === 'string') : [];
+  return resolveBlockOrder(config?.blockOrder, hidden);
+}

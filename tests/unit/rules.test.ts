@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LANDING_BLOCKS, resolveBlockOrder } from '../../src/shared/landing';
+import { blocksFromConfig, LANDING_BLOCKS, resolveBlockOrder } from '../../src/shared/landing';
 import { isBestValue } from '../../src/shared/packages';
 import { cutSeoDescription, cutSeoTitle } from '../../src/shared/seo';
 
@@ -37,5 +37,13 @@ describe('landing block order', () => {
   });
   it('renders nothing for an empty stored list', () => {
     expect(resolveBlockOrder([])).toEqual([]);
+  });
+});
+
+describe('landing block order from a stored config document', () => {
+  it('applies the stored order and hidden list, and falls back to the default for a missing document', () => {
+    expect(blocksFromConfig({ blockOrder: ['cta', 'hero', 'nope'], hidden: ['hero', 42] })).toEqual(['cta']);
+    expect(blocksFromConfig(null)).toEqual([...LANDING_BLOCKS]);
+    expect(blocksFromConfig({ hidden: ['faqs'] })).toEqual(LANDING_BLOCKS.filter((b) => b !== 'faqs'));
   });
 });

@@ -10,7 +10,16 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
 const inputClass =
   'block h-11 w-full rounded-lg border bg-white px-3 text-base text-ink shadow-sm placeholder:text-slate-400 focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600 aria-[invalid=true]:border-red-600 sm:text-sm';
 
-export function TextField({ label, error, hint, className, ...input }: FieldProps) {
+/** The label, hint and error line around one input; `input` gets the ids that tie them together. */
+function FieldFrame({
+  label,
+  error,
+  hint,
+  className,
+  input,
+}: Pick<FieldProps, 'label' | 'error' | 'hint' | 'className'> & {
+  input: (a11y: { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined }) => ReactNode;
+}) {
   const id = useId();
   const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
   return (
@@ -18,7 +27,7 @@ export function TextField({ label, error, hint, className, ...input }: FieldProp
       <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={described} className={`${inputClass} border-slate-300`} {...input} />
+      {input({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': described })}
       {hint && !error && (
         <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
           {hint}
@@ -33,46 +42,42 @@ export function TextField({ label, error, hint, className, ...input }: FieldProp
   );
 }
 
+export function TextField({ label, error, hint, className, ...input }: FieldProps) {
+  return (
+    <FieldFrame
+      label={label}
+      error={error}
+      hint={hint}
+      className={className}
+      input={(a11y) => <input {...a11y} className={`${inputClass} border-slate-300`} {...input} />}
+    />
+  );
+}
+
 /** A password input with a show/hide toggle (seed: the settings dialog's entries have one). */
 export function PasswordField({ label, error, hint, className, ...input }: FieldProps) {
-  const id = useId();
   const [shown, setShown] = useState(false);
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={className}>
-      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <div className="relative">
-        <input
-          id={id}
-          type={shown ? 'text' : 'password'}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={described}
-          className={`${inputClass} border-slate-300 pr-20`}
-          {...input}
-        />
-        <button
-          type="button"
-          onClick={() => setShown((s) => !s)}
-          aria-pressed={shown}
-          aria-label={`${shown ? 'Hide' : 'Show'} ${label.toLowerCase()}`}
-          className="absolute inset-y-1 right-1 rounded-md px-3 text-xs font-semibold text-brand-700 hover:bg-brand-50"
-        >
-          {shown ? 'Hide' : 'Show'}
-        </button>
-      </div>
-      {hint && !error && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
-          {hint}
-        </p>
+    <FieldFrame
+      label={label}
+      error={error}
+      hint={hint}
+      className={className}
+      input={(a11y) => (
+        <div className="relative">
+          <input {...a11y} type={shown ? 'text' : 'password'} className={`${inputClass} border-slate-300 pr-20`} {...input} />
+          <button
+            type="button"
+            onClick={() => setShown((s) => !s)}
+            aria-pressed={shown}
+            aria-label={`${shown ? 'Hide' : 'Show'} ${label.toLowerCase()}`}
+            className="absolute inset-y-1 right-1 rounded-md px-3 text-xs font-semibold text-brand-700 hover:bg-brand-50"
+          >
+            {shown ? 'Hide' : 'Show'}
+          </button>
+        </div>
       )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      )}
-    </div>
+    />
   );
 }
 

@@ -6,7 +6,7 @@
  */
 import { LANDING_PREVIEW_COUNT } from '../../../shared/constants';
 import { DEFAULT_FAQS, type FaqItem } from '../../../shared/default-faqs';
-import { resolveBlockOrder, type LandingBlock } from '../../../shared/landing';
+import { blocksFromConfig, resolveBlockOrder, type LandingBlock } from '../../../shared/landing';
 import { resolveSiteContent, type SiteContent } from '../../../shared/site-content';
 import type { Article } from '../../db/schema';
 import { logger } from '../../logger';
@@ -41,13 +41,6 @@ const empty = <T>(): Preview<T> => ({ items: [], total: 0 });
 /** Stored FAQs in order, or the built-in ten when none are stored (seed). */
 const faqsOrDefaults = (rows: FaqItem[]): FaqItem[] => (rows.length > 0 ? rows : [...DEFAULT_FAQS]);
 
-/** The same rules as getLandingBlocks(): stored order and hidden blocks, default order when missing. */
-function blocksFrom(doc: unknown): LandingBlock[] {
-  const config = (doc ?? undefined) as { blockOrder?: unknown; hidden?: unknown } | undefined;
-  const hidden = Array.isArray(config?.hidden) ? config.hidden.filter((h): h is string => typeof h === 'string') : [];
-  return resolveBlockOrder(config?.blockOrder, hidden);
-}
-
 /** One read per section, each with its own logged fallback. */
 export async function loadLandingPageSectionBySection(): Promise<LandingPage> {
   const n = LANDING_PREVIEW_COUNT;
@@ -76,7 +69,7 @@ export async function loadLandingPage(request?: Request): Promise<LandingPage> {
   try {
     const snap = await readLandingSnapshot(LANDING_PREVIEW_COUNT, { landing: LANDING_CONFIG_KEY, site: SITE_CONTENT_KEY });
     page = {
-      blocks: blocksFrom(snap.landingConfig),
+      blocks: blocksFromConfig(snap.landingConfig),
       site: resolveSiteContent(snap.siteContent ?? undefined),
       services: snap.services,
       packages: snap.packages,

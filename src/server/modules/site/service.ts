@@ -1,5 +1,5 @@
 /** Site-wide documents: the landing-page block configuration and the editable site texts. */
-import { resolveBlockOrder, type LandingBlock } from '../../../shared/landing';
+import { blocksFromConfig, resolveBlockOrder, type LandingBlock } from '../../../shared/landing';
 import { resolveSiteContent, type SiteContent } from '../../../shared/site-content';
 import { logger } from '../../logger';
 import { readConfigDocument } from './repository';
@@ -10,9 +10,7 @@ export const SITE_CONTENT_KEY = 'siteContent';
 /** Blocks to render in order. A missing or unreadable config falls back to the default order (logged only). */
 export async function getLandingBlocks(): Promise<LandingBlock[]> {
   try {
-    const doc = (await readConfigDocument(LANDING_CONFIG_KEY)) as { blockOrder?: unknown; hidden?: unknown } | undefined;
-    const hidden = Array.isArray(doc?.hidden) ? doc.hidden.filter((h): h is string => typeof h === 'string') : [];
-    return resolveBlockOrder(doc?.blockOrder, hidden);
+    return blocksFromConfig(await readConfigDocument(LANDING_CONFIG_KEY));
   } catch (err) {
     logger.error({ err }, 'landing page config failed to load; using the default order');
     return resolveBlockOrder(undefined);
