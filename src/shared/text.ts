@@ -4,6 +4,8 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 /** Plain text of an HTML fragment: tags removed, common entities decoded, white space collapsed. */
 export function stripHtml(html: string): string {
+  // Most card texts are plain already; the regex passes below cost more than the test (measured per render).
+  if (!/[<&]|[^\S ]|  |^ | $/.test(html)) return html;
   return html
     .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<[^>]*>/g, ' ')
@@ -20,6 +22,8 @@ export function stripHtml(html: string): string {
 
 /** Cut to `max` characters plus "..." when longer (card texts). */
 export function cutText(text: string, max: number): string {
+  // UTF-16 length is never below the code-point count: nothing to cut, and no array of every character.
+  if (text.length <= max) return text;
   const chars = Array.from(text);
   return chars.length > max ? `${chars.slice(0, max).join('').trimEnd()}...` : text;
 }

@@ -6,6 +6,11 @@ describe('stripHtml', () => {
     expect(stripHtml('<p>Fast &amp; <b>friendly</b></p><script>alert(1)</script>')).toBe('Fast & friendly');
     expect(stripHtml('a&nbsp;b &#39;c&#39; &#x41;')).toBe("a b 'c' A");
   });
+  it('collapses and trims white space of plain text too', () => {
+    expect(stripHtml('Plain text, as is.')).toBe('Plain text, as is.');
+    expect(stripHtml(' two  spaces\tand\na line ')).toBe('two spaces and a line');
+    expect(stripHtml('no\u00a0break')).toBe('no break');
+  });
 });
 
 describe('card text cuts', () => {
@@ -13,6 +18,11 @@ describe('card text cuts', () => {
     const exact = 'x'.repeat(120);
     expect(cutText(exact, 120)).toBe(exact);
     expect(cutText('y'.repeat(121), 120)).toBe(`${'y'.repeat(120)}...`);
+  });
+  it('counts characters, not UTF-16 units: 120 emoji are not cut', () => {
+    const emoji = '😀'.repeat(120);
+    expect(cutText(emoji, 120)).toBe(emoji);
+    expect(cutText(`${emoji}!`, 120)).toBe(`${emoji}...`);
   });
   it('strips HTML before cutting, so markup does not count towards the limit', () => {
     const html = `<p><strong>${'a'.repeat(150)}</strong></p>`;

@@ -1,7 +1,21 @@
 /** Public reads of articles: published only, newest first. */
 import { and, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import { db } from '../../db';
-import { articles } from '../../db/schema';
+import { articles, type Article } from '../../db/schema';
+
+/** What an article card shows (src/components/cards/ArticleCard.astro); `content` only for the excerpt fallback. */
+export const articleCardColumns = {
+  id: articles.id,
+  slug: articles.slug,
+  title: articles.title,
+  excerpt: articles.excerpt,
+  content: articles.content,
+  featuredImage: articles.featuredImage,
+  featuredImageAlt: articles.featuredImageAlt,
+  tags: articles.tags,
+  createdAt: articles.createdAt,
+};
+export type ArticleCardFields = Pick<Article, keyof typeof articleCardColumns>;
 
 const hasTag = (tag: string): SQL => sql`${articles.tags} @> ${JSON.stringify([tag])}::jsonb`;
 

@@ -37,6 +37,35 @@ export type PublicService = Awaited<ReturnType<typeof listServices>>[number];
 export type PublicDemo = Awaited<ReturnType<typeof listDemos>>[number];
 export type PublicPackage = Awaited<ReturnType<typeof listActivePackages>>[number];
 
+/**
+ * What a card shows (src/components/cards). List pages hand cards whole records; the landing page, whose
+ * uncached render is on the hot path, reads only these columns.
+ */
+export const serviceCardColumns = {
+  id: services.id,
+  name: services.name,
+  picture: services.picture,
+  shortText: services.shortText,
+  benefits: services.benefits,
+};
+export const demoCardColumns = {
+  id: demos.id,
+  name: demos.name,
+  profilePicture: demos.profilePicture,
+  shortText: demos.shortText,
+  suitableFor: demos.suitableFor,
+};
+export const packageCardColumns = {
+  id: packages.id,
+  name: packages.name,
+  picture: packages.picture,
+  shortText: packages.shortText,
+  features: packages.features,
+};
+export type ServiceCardFields = Pick<PublicService, keyof typeof serviceCardColumns>;
+export type DemoCardFields = Pick<PublicDemo, keyof typeof demoCardColumns>;
+export type PackageCardFields = Pick<PublicPackage, keyof typeof packageCardColumns>;
+
 export async function listServices(limit?: number) {
   const q = db().select(publicServiceColumns).from(services).orderBy(asc(services.order), asc(services.createdAt));
   return limit === undefined ? q : q.limit(limit);

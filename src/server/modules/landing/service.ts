@@ -8,9 +8,9 @@ import { LANDING_PREVIEW_COUNT } from '../../../shared/constants';
 import { DEFAULT_FAQS, type FaqItem } from '../../../shared/default-faqs';
 import { blocksFromConfig, resolveBlockOrder, type LandingBlock } from '../../../shared/landing';
 import { resolveSiteContent, type SiteContent } from '../../../shared/site-content';
-import type { Article } from '../../db/schema';
 import { logger } from '../../logger';
-import type { PublicDemo, PublicService } from '../catalog/repository';
+import type { ArticleCardFields } from '../articles/repository';
+import type { DemoCardFields, ServiceCardFields } from '../catalog/repository';
 import { listFaqs } from '../faqs/repository';
 import { loggedOnly } from '../logged-only';
 import { getLandingBlocks, getSiteContent, LANDING_CONFIG_KEY, SITE_CONTENT_KEY } from '../site/service';
@@ -30,10 +30,10 @@ export type { IncludedService, PackagePreview, Preview } from './repository';
 export interface LandingPage {
   blocks: LandingBlock[];
   site: SiteContent;
-  services: Preview<PublicService>;
+  services: Preview<ServiceCardFields>;
   packages: Preview<PackagePreview>;
-  demos: Preview<PublicDemo>;
-  articles: Preview<Article>;
+  demos: Preview<DemoCardFields>;
+  articles: Preview<ArticleCardFields>;
   faqs: FaqItem[];
 }
 
@@ -47,10 +47,10 @@ export async function loadLandingPageSectionBySection(): Promise<LandingPage> {
   const [blocks, site, services, packages, demos, articles, faqs] = await Promise.all([
     loggedOnly('landing page config', getLandingBlocks, resolveBlockOrder(undefined)),
     loggedOnly('site content', getSiteContent, resolveSiteContent(undefined)),
-    loggedOnly('services', () => previewServices(n), empty<PublicService>()),
+    loggedOnly('services', () => previewServices(n), empty<ServiceCardFields>()),
     loggedOnly('packages', () => previewActivePackages(n), empty<PackagePreview>()),
-    loggedOnly('demos', () => previewDemos(n), empty<PublicDemo>()),
-    loggedOnly('articles', () => previewPublishedArticles(n), empty<Article>()),
+    loggedOnly('demos', () => previewDemos(n), empty<DemoCardFields>()),
+    loggedOnly('articles', () => previewPublishedArticles(n), empty<ArticleCardFields>()),
     loggedOnly(
       'FAQs',
       async () => faqsOrDefaults((await listFaqs()).map(({ id, question, answer }) => ({ id, question, answer }))),
