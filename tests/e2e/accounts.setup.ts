@@ -18,7 +18,9 @@ async function signUpAndVerify(browser: import('@playwright/test').Browser, acco
   await form.getByLabel('Email').fill(account.email);
   await form.getByLabel('Password', { exact: true }).fill(account.password);
   await form.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByTestId('check-email')).toContainText(account.email);
+  // Signed in, not verified yet: the seed sends the new member to /verify-email.
+  await expect(page).toHaveURL(/\/verify-email$/);
+  await expect(page.getByTestId('verify-pending')).toContainText(account.email);
 
   // The emailed link verifies, signs this browser in and lands on /verify-email.
   await page.goto(await verificationLink(account.email));

@@ -222,7 +222,7 @@ test('change password: empty disables submit, mismatch, too short, success', asy
   expect((await signIn(fresh)).status()).toBe(200);
 });
 
-test('unverified login shows the verification step: "Email not verified yet", resend until rate-limited', async ({ page, request, baseURL }) => {
+test('unverified login continues on /verify-email: "Email not verified yet", resend until rate-limited', async ({ page, request, baseURL }) => {
   const account = newAccount('pending');
   expect((await signUpViaApi(request, baseURL!, account)).status()).toBe(200);
   await gotoHydrated(page, '/auth');
@@ -230,9 +230,9 @@ test('unverified login shows the verification step: "Email not verified yet", re
   await form.getByLabel('Email').fill(account.email);
   await form.getByLabel('Password', { exact: true }).fill(account.password);
   await form.getByRole('button', { name: 'Log in' }).click();
-  // Such a member has no session yet (verification comes first), so the step shows on /auth.
+  // Seed: a logged-in user whose email is not verified is sent to /verify-email.
+  await expect(page).toHaveURL(/\/verify-email$/);
   await expect(page.getByTestId('verify-pending')).toContainText(account.email);
-  await expect(page).toHaveURL(/\/auth$/);
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(viewport);
     await expectNoAxeViolations(page, `verification step ${name}`);
@@ -327,7 +327,7 @@ test('forgot password → emailed link → new password; used and forged links a
   await expect(page.getByTestId('forgot-form')).toBeVisible();
 });
 
-test('sign-up: check-your-email state with the address; field errors for bad input and no account created', async ({ page, request, baseURL }) => {
+test('sign-up: continues signed in on /verify-email with the address; field errors for bad input and no account created', async ({ page, request, baseURL }) => {
   await gotoHydrated(page, '/auth?tab=signup');
   await expect(page.getByRole('tab', { name: 'Sign up' })).toHaveAttribute('aria-selected', 'true');
   const form = page.getByTestId('signup-form');
@@ -356,7 +356,23 @@ test('sign-up: check-your-email state with the address; field errors for bad inp
   expect(signIn.status()).toBe(401);
 
   await fill({ 'First name': 'Sam', 'Last name': 'Signup', Email: email, Password: 'long-enough', 'Website (optional)': 'example.com' });
-  await expect(page.getByTestId('check-email')).toContainText(email);
-  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeFocused();
+  await expect(page).toHaveURL(/\/verify-email$/);
+  await expect(page.getByTestId('verify-pending')).toContainText(email);
   await verificationLink(email);
+});
+
+test('signing up with an email already in use says so and signs nobody in', async ({ page, request, baseURL }) => {
+  const account = newAccount('in-use');
+  expect((await signUpViaApi(request, baseURL!, account)).status()).toBe(200);
+  await gotoHydrated(page, '/auth?tab=signup');
+  const form = page.getByTestId('signup-form');
+  await form.getByLabel('First name').fill('Someone');
+  await form.getByLabel('Last name').fill('Else');
+  await form.getByLabel('Email').fill(account.email);
+  await form.getByLabel('Password', { exact: true }).fill('a-different-password');
+  await form.getByRole('button', { name: 'Create account' }).click();
+  await expect(form.getByRole('alert')).toHaveText(AUTH_MESSAGES.EMAIL_IN_USE);
+  await expect(page).toHaveURL(/\/auth\?tab=signup$/);
+  expect((await page.request.get('/api/auth/get-session')).status()).toBe(200);
+  expect(await (await page.request.get('/api/auth/get-session')).json()).toBeNull();
 });

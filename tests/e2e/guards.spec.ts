@@ -107,15 +107,21 @@ test.describe('admin', () => {
 });
 
 test.describe('unverified account', () => {
-  test('gets no session until the emailed link is clicked, then reaches /dashboard', async ({ playwright, baseURL }) => {
+  test('is sent to /verify-email until the emailed link is clicked, then reaches /dashboard', async ({ playwright, baseURL }) => {
     const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
     const account = newAccount('unverified');
     expect((await signUpViaApi(request, baseURL!, account)).status()).toBe(200);
-    // Signing in before verifying is refused (accounts backend), so the guard sees a visitor.
+    // Logging in before verifying works (seed), but the session is an unverified one.
     const signIn = await request.post('/api/auth/sign-in/email', { headers: { origin: baseURL! }, data: { email: account.email, password: account.password } });
-    expect(signIn.status()).toBe(403);
-    expect(await landing(request, '/dashboard')).toMatchObject({ status: 302, location: '/auth' });
-    expect((await request.get('/api/prices')).status()).toBe(401);
+    expect(signIn.status()).toBe(200);
+    expect((await signIn.json()).user).toMatchObject({ email: account.email, emailVerified: false, role: 'user' });
+    expect((await landing(request, '/verify-email')).status).toBe(200);
+    expect(await landing(request, '/dashboard')).toMatchObject({ status: 302, location: '/verify-email' });
+    expect(await landing(request, '/admin/users')).toMatchObject({ status: 302, location: '/verify-email' });
+    // API routes and Actions answer instead of redirecting; no price reaches an unverified account.
+    const prices = await request.get('/api/prices');
+    expect(prices.status()).toBe(403);
+    expect(await prices.json()).toMatchObject({ code: 'FORBIDDEN', message: 'Email not verified yet' });
 
     // The link verifies and signs in: the guard now lets them through.
     const verify = await request.get(await verificationLink(account.email), { maxRedirects: 0 });

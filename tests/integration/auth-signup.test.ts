@@ -8,7 +8,8 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('sign-up and email verification', () => {
-  it('stores the trimmed profile without blank optional fields, as a user, and mails a verification link', async () => {
+  it('stores the trimmed profile without blank optional fields, as a user, signs in unverified and mails a verification link', async () => {
+    const browser = new Browser();
     const res = await h.signUp({
       firstName: '  Grace ',
       lastName: ' Hopper  ',
@@ -16,11 +17,11 @@ describe('sign-up and email verification', () => {
       phone: '  +1 555 0100  ',
       website: '   ',
       signupSource: '/packages/growth',
-    });
+    }, browser);
     expect(res.status).toBe(200);
-    const body = await res.json();
-    expect(body.token).toBeNull(); // no session before verification
-    expect(res.headers.getSetCookie()).toEqual([]);
+    // Seed: sign-up signs the new account in; the guard sends it to /verify-email until it verifies.
+    expect(browser.sessionToken).toBeDefined();
+    expect((await h.session(browser))?.user).toMatchObject({ email: 'grace@example.com', emailVerified: false, role: 'user' });
 
     const user = await h.userByEmail('grace@example.com');
     expect(user).toMatchObject({
@@ -57,13 +58,27 @@ describe('sign-up and email verification', () => {
     expect(session?.user).toMatchObject({ email: 'linus@example.com', emailVerified: true, website: 'https://example.org' });
   });
 
-  it('sign-in before verification answers needsVerification and creates no session', async () => {
+  it('sign-in before verification signs in an unverified session, which the emailed link then verifies', async () => {
     await h.signUp({ email: 'early@example.com' });
     const browser = new Browser();
     const res = await h.signIn('early@example.com', PASSWORD, browser);
-    expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ code: 'EMAIL_NOT_VERIFIED', needsVerification: true, message: 'Email not verified yet' });
-    expect(browser.sessionToken).toBeUndefined();
+    expect(res.status).toBe(200);
+    expect((await res.json()).user).toMatchObject({ email: 'early@example.com', emailVerified: false });
+    expect((await h.session(browser))?.user.emailVerified).toBe(false);
+
+    // Opened on another device: this browser's session sees the verification at once ("I've verified").
+    await h.click(await h.verificationLinkFor('early@example.com'));
+    expect((await h.session(browser))?.user.emailVerified).toBe(true);
+  });
+
+  it('resending the link to a signed-in unverified member mails a new one', async () => {
+    const browser = new Browser();
+    await h.signUp({ email: 'again@example.com' }, browser);
+    await h.verificationLinkFor('again@example.com');
+    const res = await h.call('/send-verification-email', { body: { email: 'again@example.com' }, browser });
+    expect(res.status).toBe(200);
+    await h.verificationLinkFor('again@example.com');
+    expect(h.smtp.messages.filter((m) => m.to.includes('again@example.com'))).toHaveLength(2);
   });
 });
 
@@ -101,10 +116,15 @@ describe('bad sign-up input gets field errors and stores nothing', () => {
     await expectRejected({ email: 'web@example.com', website: 'javascript:alert(1)' }, 'website', 'Please enter a valid website address');
   });
 
-  it('does not reveal that an email is taken and keeps the first account unchanged', async () => {
+  it('says "email already in use" (PRODUCT.md), signs nobody in and keeps the first account unchanged', async () => {
     await h.signUp({ email: 'taken@example.com', firstName: 'First' });
-    const again = await h.signUp({ email: 'taken@example.com', firstName: 'Second' });
-    expect(again.status).toBe(200);
+    await h.verificationLinkFor('taken@example.com');
+    const browser = new Browser();
+    const again = await h.signUp({ email: 'Taken@example.com', firstName: 'Second', password: 'another-password' }, browser);
+    expect(again.status).toBe(422);
+    expect(await again.json()).toMatchObject({ message: 'An account with this email already exists' });
+    expect(browser.sessionToken).toBeUndefined();
     expect((await h.userByEmail('taken@example.com'))?.firstName).toBe('First');
+    expect(h.smtp.messages.filter((m) => m.to.includes('taken@example.com'))).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * /auth: "Log in" and "Sign up" tabs, "Forgot password?" and the "check your email" step after sign-up.
- * Every failure shows our own text (src/shared/auth-messages.ts) via the API's error code.
+ * /auth: "Log in" and "Sign up" tabs and "Forgot password?". Sign-up and the login of an unverified account
+ * both sign the browser in and continue on /verify-email (seed section 2). Every failure shows our own
+ * text (src/shared/auth-messages.ts) via the API's error code.
  */
 import { useEffect, useRef, useState, type SubmitEvent, type KeyboardEvent } from 'react';
 import { AUTH_MESSAGES } from '../../shared/auth-messages';
@@ -8,12 +9,11 @@ import type { SessionState } from '../../stores/session';
 import { displayName } from '../../stores/session';
 import { authRequest, firstErrors } from './api';
 import { AuthProvider, useAuth } from './AuthProvider';
-import { flagLoginBanner, rememberPendingEmail, savedRedirect, takeRedirect } from './redirect';
+import { flagLoginBanner, savedRedirect, takeRedirect, VERIFY_EMAIL_PATH } from './redirect';
 import { Alert, PasswordField, SubmitButton, TextField, linkButtonClass } from './ui';
-import { VerifyPending } from './VerifyEmail';
 
 type Tab = 'login' | 'signup';
-type View = { kind: 'tabs'; tab: Tab } | { kind: 'forgot'; email: string } | { kind: 'check-email'; email: string } | { kind: 'verify'; email: string };
+type View = { kind: 'tabs'; tab: Tab } | { kind: 'forgot'; email: string };
 
 interface Props {
   initial?: SessionState | undefined;
@@ -46,30 +46,14 @@ function AuthScreens({ initialTab }: { initialTab: Tab | 'forgot' }) {
   const [view, setView] = useState<View>(initialTab === 'forgot' ? { kind: 'forgot', email: '' } : { kind: 'tabs', tab: initialTab });
   const [email, setEmail] = useState('');
 
-  if (view.kind === 'verify') {
-    return (
-      <div className="space-y-4">
-        <h2 className="text-xl font-semibold text-ink">Verify your email</h2>
-        <VerifyPending email={view.email} />
-      </div>
-    );
-  }
   if (user) return <AlreadySignedIn />;
   if (view.kind === 'forgot') return <ForgotPassword initialEmail={view.email} onBack={() => setView({ kind: 'tabs', tab: 'login' })} />;
-  if (view.kind === 'check-email') return <CheckEmail email={view.email} onBack={() => setView({ kind: 'tabs', tab: 'login' })} />;
   return (
     <Tabs
       tab={view.tab}
       onTab={(tab) => setView({ kind: 'tabs', tab })}
-      login={
-        <LoginForm
-          email={email}
-          onEmail={setEmail}
-          onForgot={() => setView({ kind: 'forgot', email })}
-          onNeedsVerification={(address) => setView({ kind: 'verify', email: address })}
-        />
-      }
-      signup={<SignUpForm onDone={(address) => setView({ kind: 'check-email', email: address })} />}
+      login={<LoginForm email={email} onEmail={setEmail} onForgot={() => setView({ kind: 'forgot', email })} />}
+      signup={<SignUpForm />}
     />
   );
 }
@@ -122,7 +106,7 @@ function Tabs({ tab, onTab, login, signup }: { tab: Tab; onTab(t: Tab): void; lo
   );
 }
 
-function LoginForm({ email, onEmail, onForgot, onNeedsVerification }: { email: string; onEmail(v: string): void; onForgot(): void; onNeedsVerification(email: string): void }) {
+function LoginForm({ email, onEmail, onForgot }: { email: string; onEmail(v: string): void; onForgot(): void }) {
   const { login } = useAuth();
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -141,15 +125,12 @@ function LoginForm({ email, onEmail, onForgot, onNeedsVerification }: { email: s
       window.location.assign(takeRedirect(sessionStorage, '/'));
       return; // stay busy while the next page loads
     }
-    setBusy(false);
     if (res.needsVerification) {
-      // Verification comes before any session, so this member has none: the pending-verification
-      // screen shows here rather than on /verify-email, whose guard wants a signed-in user.
-      const address = email.trim().toLowerCase();
-      rememberPendingEmail(sessionStorage, address);
-      onNeedsVerification(address);
+      // Signed in, not verified yet: the seed sends this member to /verify-email (the saved path waits).
+      window.location.assign(VERIFY_EMAIL_PATH);
       return;
     }
+    setBusy(false);
     const fe = res.code === 'INVALID_INPUT' ? firstErrors(res.fieldErrors) : {};
     setFields(fe);
     setError(Object.keys(fe).length ? undefined : res.message);
@@ -175,7 +156,7 @@ function LoginForm({ email, onEmail, onForgot, onNeedsVerification }: { email: s
 
 const EMPTY_SIGNUP = { firstName: '', lastName: '', email: '', password: '', phone: '', website: '' };
 
-function SignUpForm({ onDone }: { onDone(email: string): void }) {
+function SignUpForm() {
   const { signup } = useAuth();
   const [values, setValues] = useState(EMPTY_SIGNUP);
   const [busy, setBusy] = useState(false);
@@ -196,13 +177,12 @@ function SignUpForm({ onDone }: { onDone(email: string): void }) {
     setFields({});
     // Seed: signupSource is the path saved before "Log in"; the server keeps it only if it is a site path.
     const res = await signup({ ...values, signupSource: savedRedirect(sessionStorage) });
-    setBusy(false);
     if (res.ok) {
-      const address = values.email.trim().toLowerCase();
-      rememberPendingEmail(sessionStorage, address);
-      onDone(address);
-      return;
+      // The new account is signed in and unverified: /verify-email says where the link went.
+      window.location.assign(VERIFY_EMAIL_PATH);
+      return; // stay busy while the next page loads
     }
+    setBusy(false);
     setFields(firstErrors(res.fieldErrors));
     setError(res.message);
     focusFirstInvalid(formRef.current);
@@ -234,44 +214,6 @@ function SignUpForm({ onDone }: { onDone(email: string): void }) {
         .
       </p>
     </form>
-  );
-}
-
-function CheckEmail({ email, onBack }: { email: string; onBack(): void }) {
-  const { sendVerificationEmail } = useAuth();
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string }>();
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
-
-  async function resend() {
-    setBusy(true);
-    const res = await sendVerificationEmail(email);
-    setBusy(false);
-    setResult(res.ok ? { tone: 'success', text: AUTH_MESSAGES.VERIFICATION_SENT } : { tone: 'error', text: res.message });
-  }
-
-  return (
-    <div className="space-y-4" data-testid="check-email">
-      <h2 ref={heading} tabIndex={-1} className="text-xl font-semibold text-ink">
-        Check your email
-      </h2>
-      <p className="text-slate-700">
-        We sent a verification link to <strong className="[overflow-wrap:anywhere] text-ink">{email}</strong>. Open it to activate your account; it signs you in
-        straight away. The link is valid for 24 hours.
-      </p>
-      {result && <Alert tone={result.tone}>{result.text}</Alert>}
-      <p className="text-sm text-slate-700">
-        No email? Check your spam folder or{' '}
-        <button type="button" onClick={resend} disabled={busy} className={linkButtonClass}>
-          {busy ? 'Sending...' : 'resend the link'}
-        </button>
-        .
-      </p>
-      <button type="button" onClick={onBack} className={`text-sm ${linkButtonClass}`}>
-        Back to log in
-      </button>
-    </div>
   );
 }
 
@@ -317,6 +259,11 @@ function ForgotPassword({ initialEmail, onBack }: { initialEmail: string; onBack
 function AlreadySignedIn() {
   const { user, logout } = useAuth();
   if (!user) return null;
+  const next = !user.emailVerified
+    ? { href: VERIFY_EMAIL_PATH, label: 'Verify your email' }
+    : user.role === 'admin'
+      ? { href: '/', label: 'Go to the home page' }
+      : { href: '/dashboard', label: 'Go to your dashboard' };
   return (
     <div className="space-y-4" data-testid="already-signed-in">
       <h2 className="text-xl font-semibold text-ink">You're logged in</h2>
@@ -324,8 +271,8 @@ function AlreadySignedIn() {
         Signed in as <strong className="[overflow-wrap:anywhere] text-ink">{displayName(user)}</strong> ({user.email}).
       </p>
       <div className="flex flex-wrap gap-3">
-        <a href={user.role === 'admin' ? '/' : '/dashboard'} className="inline-flex h-11 items-center rounded-full bg-brand-600 px-5 text-sm font-semibold text-white hover:bg-brand-700">
-          {user.role === 'admin' ? 'Go to the home page' : 'Go to your dashboard'}
+        <a href={next.href} className="inline-flex h-11 items-center rounded-full bg-brand-600 px-5 text-sm font-semibold text-white hover:bg-brand-700">
+          {next.label}
         </a>
         <button
           type="button"

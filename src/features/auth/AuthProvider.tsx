@@ -20,6 +20,7 @@ export interface SignUpFields {
   signupSource?: string | undefined;
 }
 
+/** Seed: success for a verified account, otherwise needsVerification (signed in, sent to /verify-email). */
 export type LoginResult = { ok: true; user: SessionUser } | Extract<AuthResult, { ok: false }>;
 
 export interface AuthContextValue {
@@ -56,7 +57,9 @@ export function AuthProvider({ children, initial }: { children: ReactNode; initi
         if (!res.ok) return res;
         const state = await loadSession(true);
         const user = state.user ?? toSessionUser(res.data.user);
-        return user ? { ok: true, user } : fail('UNKNOWN', AUTH_MESSAGES.UNKNOWN);
+        if (!user) return fail('UNKNOWN', AUTH_MESSAGES.UNKNOWN);
+        if (!user.emailVerified) return { ...fail('EMAIL_NOT_VERIFIED', AUTH_MESSAGES.EMAIL_NOT_VERIFIED), needsVerification: true };
+        return { ok: true, user };
       },
       signup: (fields) => authRequest('/sign-up/email', { ...fields }),
       logout: signOut,

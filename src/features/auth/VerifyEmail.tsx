@@ -1,14 +1,15 @@
 /**
- * /verify-email. Without a session (verification comes before any session): where the link went, resend,
- * "I've verified". With one (the emailed link signs the browser in): verified, continue. `?error=` from a
- * failed link shows the invalid-link message with a way forward.
+ * /verify-email, for a signed-in member (the guard sends visitors to /auth). Unverified: where the link
+ * went, "Resend email" (rate-limited on the server) and "I've verified" (seed: "Email not verified yet"
+ * while it still is). Verified, e.g. right after the emailed link signed this browser in: continue.
+ * `?error=` from a failed link shows the invalid-link message above the resend button.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { AUTH_MESSAGES } from '../../shared/auth-messages';
 import type { SessionState } from '../../stores/session';
 import { AuthProvider, useAuth } from './AuthProvider';
-import { afterVerificationPath, pendingEmail } from './redirect';
-import { Alert, TextField } from './ui';
+import { afterVerificationPath } from './redirect';
+import { Alert } from './ui';
 
 const primary = 'inline-flex h-11 items-center justify-center rounded-full bg-brand-600 px-5 text-sm font-semibold text-white hover:bg-brand-700 disabled:bg-slate-400';
 const secondary = 'inline-flex h-11 items-center justify-center rounded-full border border-slate-300 px-5 text-sm font-semibold text-ink hover:bg-slate-50 disabled:text-slate-500';
@@ -23,7 +24,19 @@ export default function VerifyEmail({ initial, linkError }: { initial: SessionSt
 
 function VerifyScreen({ linkError }: { linkError: boolean }) {
   const { user } = useAuth();
-  if (user?.emailVerified) {
+  if (!user) {
+    // Signed out in another tab since the page was served.
+    return (
+      <Alert tone="error">
+        You're logged out.{' '}
+        <a href="/auth" className="font-semibold underline">
+          Log in
+        </a>{' '}
+        to verify your email.
+      </Alert>
+    );
+  }
+  if (user.emailVerified) {
     return (
       <div className="space-y-4" data-testid="verified">
         <Alert tone="success">Your email is verified and you're logged in.</Alert>
@@ -40,53 +53,32 @@ function VerifyScreen({ linkError }: { linkError: boolean }) {
       </div>
     );
   }
-  return <VerifyPending linkError={linkError} />;
+  return <VerifyPending email={user.email} linkError={linkError} />;
 }
 
-/**
- * Waiting for the emailed link: where it went, "Resend email", "I've verified". Also shown on /auth after
- * an unverified login, since such a member has no session (and the /verify-email guard wants one).
- */
-export function VerifyPending({ linkError = false, email: givenEmail }: { linkError?: boolean; email?: string | undefined }) {
-  const { sendVerificationEmail, checkEmailVerification } = useAuth();
-  const [email, setEmail] = useState(givenEmail ?? '');
-  const [knownEmail, setKnownEmail] = useState<string | undefined>(givenEmail);
+function VerifyPending({ email, linkError }: { email: string; linkError: boolean }) {
+  const { sendVerificationEmail, checkEmailVerification, logout } = useAuth();
   const [busy, setBusy] = useState<'resend' | 'check'>();
-  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string; offerLogin?: boolean }>();
-
-  // sessionStorage exists only in the browser: read after hydration so server and client HTML agree.
-  useEffect(() => {
-    if (givenEmail) return;
-    const pending = pendingEmail(sessionStorage);
-    if (pending) {
-      setKnownEmail(pending);
-      setEmail(pending);
-    }
-  }, [givenEmail]);
+  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string }>();
 
   async function resend() {
     setBusy('resend');
     setResult(undefined);
-    const res = await sendVerificationEmail(email.trim() || undefined);
+    const res = await sendVerificationEmail();
     setBusy(undefined);
-    if (res.ok) {
-      setKnownEmail(email.trim().toLowerCase());
-      setResult({ tone: 'success', text: AUTH_MESSAGES.VERIFICATION_SENT });
-    } else {
-      setResult({ tone: 'error', text: res.fieldErrors?.email?.[0] ?? res.message });
-    }
+    setResult(res.ok ? { tone: 'success', text: AUTH_MESSAGES.VERIFICATION_SENT } : { tone: 'error', text: res.message });
   }
 
   async function check() {
     setBusy('check');
     setResult(undefined);
     const res = await checkEmailVerification();
-    setBusy(undefined);
     if (res.ok) {
       window.location.assign(afterVerificationPath(sessionStorage, res.user.role));
-      return;
+      return; // stay busy while the next page loads
     }
-    setResult({ tone: 'error', text: res.message, offerLogin: true });
+    setBusy(undefined);
+    setResult({ tone: 'error', text: res.message });
   }
 
   return (
@@ -97,34 +89,37 @@ export function VerifyPending({ linkError = false, email: givenEmail }: { linkEr
         </Alert>
       )}
       <p className="text-slate-700">
-        {knownEmail ? (
-          <>
-            We sent a verification link to <strong className="[overflow-wrap:anywhere] text-ink">{knownEmail}</strong>.
-          </>
-        ) : (
-          <>We sent a verification link to the email address you signed up with.</>
-        )}{' '}
-        Open it on this device to activate your account and log in. If you already verified, simply{' '}
-        <a href="/auth" className="font-semibold text-brand-700 underline">
-          log in
-        </a>
-        .
+        We sent a verification link to <strong className="[overflow-wrap:anywhere] text-ink">{email}</strong>. Open it to activate your account; the link is
+        valid for 24 hours. Opened it on another device? Press "I've verified".
       </p>
+      <p className="text-sm text-slate-700">No email? Check your spam folder, or send it again.</p>
       {result && (
-        <Alert tone={result.tone}>
+        <Alert tone={result.tone} testId="verify-result">
           {result.text}
-          {result.offerLogin && <span className="block pt-1 text-slate-700">Opened the link on another device? Then log in here.</span>}
         </Alert>
       )}
-      {!knownEmail && <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />}
       <div className="flex flex-col gap-3 sm:flex-row">
         <button type="button" className={primary} onClick={check} disabled={busy !== undefined}>
           {busy === 'check' ? 'Checking...' : "I've verified"}
         </button>
-        <button type="button" className={secondary} onClick={resend} disabled={busy !== undefined || !email.trim()}>
+        <button type="button" className={secondary} onClick={resend} disabled={busy !== undefined}>
           {busy === 'resend' ? 'Sending...' : 'Resend email'}
         </button>
       </div>
+      <p className="text-sm text-slate-700">
+        Wrong address?{' '}
+        <button
+          type="button"
+          className="font-semibold text-brand-700 underline"
+          onClick={async () => {
+            await logout();
+            window.location.assign('/auth?tab=signup');
+          }}
+        >
+          Log out and sign up again
+        </button>
+        .
+      </p>
     </div>
   );
 }

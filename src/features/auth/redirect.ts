@@ -7,8 +7,8 @@ import { LOGIN_BANNER_FLAG } from '../login-banner/flag';
 import { REDIRECT_AFTER_LOGIN_KEY } from '../navbar/login-redirect';
 
 export { LOGIN_BANNER_FLAG };
-/** The address waiting for verification: sign-in of an unverified account has no session to read it from. */
-export const PENDING_EMAIL_KEY = 'pendingVerificationEmail';
+/** Where a signed-in member with an unverified email goes (seed section 2). */
+export const VERIFY_EMAIL_PATH = '/verify-email';
 
 type Store = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
@@ -34,14 +34,6 @@ export function takeRedirect(storage: Store, fallback: string): string {
 
 export function flagLoginBanner(storage: Store): void {
   safe(() => storage.setItem(LOGIN_BANNER_FLAG, '1'), undefined);
-}
-
-export function rememberPendingEmail(storage: Store, email: string): void {
-  safe(() => storage.setItem(PENDING_EMAIL_KEY, email), undefined);
-}
-
-export function pendingEmail(storage: Store): string | undefined {
-  return safe(() => storage.getItem(PENDING_EMAIL_KEY) ?? undefined, undefined);
 }
 
 /** Seed: verified members continue to the saved path or /dashboard; admins to "/" until /admin/content exists. */
