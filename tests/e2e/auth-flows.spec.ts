@@ -222,6 +222,22 @@ test('change password: empty disables submit, mismatch, too short, success', asy
   expect((await signIn(fresh)).status()).toBe(200);
 });
 
+test('change password after a sign-in that is no longer recent shows the seed message', async ({ page, request, baseURL }) => {
+  // The server side of the rule (a session older than 5 minutes is refused) is an integration test
+  // (auth-password.test.ts): the e2e server's clock cannot be moved. Here the browser gets that exact answer.
+  const account = await createVerifiedAccount(request, baseURL!, 'stale');
+  await logInViaUi(page, account);
+  await page.route('**/api/auth/account/change-password', (route) =>
+    route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ code: 'SESSION_NOT_FRESH', message: 'Session is not fresh' }) }),
+  );
+  await accountArea(page).getByRole('button', { name: /\(user\)$/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Account settings' });
+  await dialog.getByLabel('New password', { exact: true }).fill('another secret');
+  await dialog.getByLabel('Confirm new password', { exact: true }).fill('another secret');
+  await dialog.getByRole('button', { name: 'Update password' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(AUTH_MESSAGES.SESSION_NOT_FRESH);
+});
+
 test('unverified login continues on /verify-email: "Email not verified yet", resend until rate-limited', async ({ page, request, baseURL }) => {
   const account = newAccount('pending');
   expect((await signUpViaApi(request, baseURL!, account)).status()).toBe(200);
