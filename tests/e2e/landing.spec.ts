@@ -83,6 +83,25 @@ test.describe('landing page', () => {
     expect(await active.textContent()).toBe(first);
   });
 
+  test('card pictures load the variant their slot needs, not the full-width original', async ({ browser }) => {
+    // Card slots are at most 384 px wide on a desktop and 358 px on a 390 px phone.
+    for (const { width, scale, file } of [
+      { width: 1280, scale: 1, file: /-w400\.webp$/ },
+      { width: 390, scale: 1, file: /-w400\.webp$/ },
+      { width: 1280, scale: 2, file: /-w800\.webp$/ },
+    ]) {
+      const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: scale });
+      const page = await context.newPage();
+      await page.goto('/');
+      const img = page.locator('#services [data-card="service"] img').first();
+      await img.scrollIntoViewIfNeeded();
+      await expect
+        .poll(() => img.evaluate((el: HTMLImageElement) => (el.complete ? el.currentSrc : '')), { message: `${width} px at ${scale}x` })
+        .toMatch(file);
+      await context.close();
+    }
+  });
+
   test('book-a-call and CTAs lead to the booking link and the free audit', async ({ page }) => {
     await page.goto('/');
     await expect(page.locator('#hero [data-book-call]')).toHaveAttribute('href', /^https:\/\//);

@@ -83,6 +83,38 @@ describe('GET /media/{id}.webp', () => {
     }
   });
 
+  it('serves 400 and 800 px wide variants, immutable, with their own ETag; never wider than the original', async () => {
+    const stored = await storeImage(await png(1200, 675));
+    for (const width of [400, 800]) {
+      const res = await get(`${stored.id}-w${width}.webp`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('Content-Type')).toBe('image/webp');
+      expect(res.headers.get('Cache-Control')).toBe(IMMUTABLE_CACHE_CONTROL);
+      expect(res.headers.get('ETag')).toBe(`"${stored.id}-w${width}"`);
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(res.headers.get('Content-Length')).toBe(String(body.byteLength));
+      const meta = await sharp(body).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', width, Math.round((675 * width) / 1200)]);
+      expect(body.byteLength).toBeLessThan(stored.size);
+    }
+    // Asked again (the cache), the same bytes.
+    const again = Buffer.from(await (await get(`${stored.id}-w400.webp`)).arrayBuffer());
+    expect((await sharp(again).metadata()).width).toBe(400);
+    expect((await get(`${stored.id}-w400.webp`, { 'If-None-Match': `"${stored.id}-w400"` })).status).toBe(304);
+
+    const small = await storeImage(await png(300, 200));
+    const notEnlarged = await sharp(Buffer.from(await (await get(`${small.id}-w800.webp`)).arrayBuffer())).metadata();
+    expect([notEnlarged.width, notEnlarged.height]).toEqual([300, 200]);
+  });
+
+  it('answers 404 for widths that are not offered', async () => {
+    const stored = await storeImage(await png(600, 400));
+    for (const file of [`${stored.id}-w401.webp`, `${stored.id}-w0.webp`, `${stored.id}-w.webp`, `${stored.id}-w99999999.webp`, `${'0'.repeat(32)}-w400.webp`]) {
+      const res = await get(file);
+      expect(res.status, file).toBe(404);
+    }
+  });
+
   it('answers 503 (retry), not 500, when the database cannot be read', async () => {
     const stored = await storeImage(await png(50, 50));
     await handle.close();

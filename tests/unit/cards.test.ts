@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mediaSrcset, parseMediaFile } from '../../src/shared/media-variants';
 import {
   articleCardView,
   articleExcerpt,
@@ -85,5 +86,24 @@ describe('article card', () => {
     const v = articleCardView({ excerpt: 'e', content: '', tags: list(5, 'tag') });
     expect(v.tags).toEqual(list(3, 'tag'));
     expect(v.moreTags).toBe(2);
+  });
+});
+
+describe('picture variants for srcset', () => {
+  const id = 'a'.repeat(32);
+  it('offers 400 and 800 px variants of a stored picture and the original last', () => {
+    expect(mediaSrcset(`/media/${id}.webp`)).toBe(`/media/${id}-w400.webp 400w, /media/${id}-w800.webp 800w, /media/${id}.webp 1600w`);
+  });
+  it('offers nothing for pictures that are not stored media', () => {
+    expect(mediaSrcset('https://example.com/picture.jpg')).toBeUndefined();
+    expect(mediaSrcset(`/media/${id}-w400.webp`)).toBeUndefined();
+    expect(mediaSrcset('')).toBeUndefined();
+  });
+  it('parses the original and the offered widths only', () => {
+    expect(parseMediaFile(`${id}.webp`)).toEqual({ id });
+    expect(parseMediaFile(`${id}-w800.webp`)).toEqual({ id, width: 800 });
+    expect(parseMediaFile(`${id}-w600.webp`)).toBeUndefined();
+    expect(parseMediaFile(`${id}.png`)).toBeUndefined();
+    expect(parseMediaFile(undefined)).toBeUndefined();
   });
 });

@@ -41,6 +41,9 @@ export interface ResizeOptions {
   fit?: 'inside' | 'cover';
 }
 
+/** The encoding of every stored image and of its narrower variants (variants.ts). */
+export const WEBP_OPTIONS = { quality: 82, effort: 4 } as const;
+
 export const DEFAULT_RESIZE: ResizeOptions = { maxWidth: 1600, maxHeight: 1600, fit: 'inside' };
 
 /** The content-hash id of stored image bytes. */
@@ -61,7 +64,7 @@ async function encode(pipeline: Sharp, resize: ResizeOptions): Promise<Processed
       fit: resize.fit ?? 'inside',
       withoutEnlargement: (resize.fit ?? 'inside') === 'inside',
     })
-    .webp({ quality: 82, effort: 4 })
+    .webp(WEBP_OPTIONS)
     .toBuffer({ resolveWithObject: true });
   const id = mediaIdFor(data);
   return { id, url: mediaUrl(id), contentType: MEDIA_CONTENT_TYPE, width: info.width, height: info.height, data };

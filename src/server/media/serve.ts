@@ -1,15 +1,16 @@
 /**
- * GET /media/{id}.webp. The id is the hash of the bytes, so a URL's content never changes: browsers and
- * CDNs may keep it for a year without asking again. Anything that is not a stored image is a 404; a
- * database failure is a 503 to retry, never a 500.
+ * GET /media/{id}.webp and its narrower variants /media/{id}-w{400|800}.webp. The id is the hash of the
+ * original's bytes, so a URL's content never changes: browsers and CDNs may keep it for a year without
+ * asking again. Anything that is not a stored image is a 404; a database failure is a 503 to retry, never
+ * a 500.
  */
+import { parseMediaFile } from '../../shared/media-variants';
 import { logger } from '../logger';
 import { MEDIA_CONTENT_TYPE } from './process';
 import { findMedia } from './repository';
+import { mediaVariant } from './variants';
 
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-
-const FILE_NAME = /^([0-9a-f]{32})\.webp$/;
 
 function notFound(): Response {
   return new Response('Not found', {
@@ -25,8 +26,9 @@ function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 export async function mediaResponse(file: string | undefined, request: Request): Promise<Response> {
-  const id = FILE_NAME.exec(file ?? '')?.[1];
-  if (!id) return notFound();
+  const requested = parseMediaFile(file);
+  if (!requested) return notFound();
+  const { id, width } = requested;
 
   let row;
   try {
@@ -40,17 +42,21 @@ export async function mediaResponse(file: string | undefined, request: Request):
   }
   if (!row || row.contentType !== MEDIA_CONTENT_TYPE) return notFound();
 
-  const etag = `"${row.id}"`;
-  const headers = new Headers({
-    'Content-Type': row.contentType,
-    'Cache-Control': IMMUTABLE_CACHE_CONTROL,
-    ETag: etag,
-    'Content-Length': String(row.data.byteLength),
-  });
-  if (etagMatches(request.headers.get('If-None-Match'), etag)) {
-    headers.delete('Content-Length');
-    return new Response(null, { status: 304, headers });
+  const etag = `"${width ? `${row.id}-w${width}` : row.id}"`;
+  const headers = new Headers({ 'Content-Type': row.contentType, 'Cache-Control': IMMUTABLE_CACHE_CONTROL, ETag: etag });
+  if (etagMatches(request.headers.get('If-None-Match'), etag)) return new Response(null, { status: 304, headers });
+
+  let bytes: Uint8Array = row.data;
+  if (width) {
+    try {
+      bytes = await mediaVariant(row.id, row.data, width);
+    } catch (err) {
+      // The stored original still shows the right picture, only heavier.
+      logger.error({ err, id, width }, 'image variant failed; serving the original');
+      headers.set('Cache-Control', 'no-store');
+    }
   }
+  headers.set('Content-Length', String(bytes.byteLength));
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
-  return new Response(new Uint8Array(row.data), { status: 200, headers });
+  return new Response(new Uint8Array(bytes), { status: 200, headers });
 }
