@@ -23,7 +23,7 @@ import {
   type PackagePreview,
   type Preview,
 } from './repository';
-import { primeSiteContent } from './site-content';
+import { primeSiteContent } from '../site/per-request';
 
 export type { IncludedService, PackagePreview, Preview } from './repository';
 

@@ -3,7 +3,7 @@
  * turns three reads of the same row into one (or none, when the page already read them).
  */
 import type { SiteContent } from '../../../shared/site-content';
-import { getSiteContent } from '../site/service';
+import { getSiteContent } from './service';
 
 const perRequest = new WeakMap<Request, Promise<SiteContent>>();
 
