@@ -3,10 +3,14 @@ import { defineMiddleware } from 'astro:middleware';
 import { getSession } from './server/auth';
 import { VERIFY_EMAIL_PAGE } from './server/auth/constants';
 import { config } from './server/config';
-import { ready } from './server/db';
-import { guardDecision, isForeignOrigin, needsSession, normalizePath, type GuardDecision } from './server/guards';
+import { startUp } from './server/startup';
+import { actionRulePath, guardDecision, needsSession, normalizePath, type GuardDecision } from './server/guards';
 import { readSession } from './server/guards/session';
+import { checkRequestBody } from './server/http/request-body';
 import { logger } from './server/logger';
+import { isRefusedOrigin } from './server/request-origin';
+import { AUTH_MESSAGES } from './shared/auth-messages';
+import { FORM_POST_PAGES } from './shared/form-pages';
 import { applySecurityHeaders, cacheControlFor, isPrivatePath, PRIVATE_CACHE_CONTROL } from './server/security-headers';
 
 // HSTS decision (docs/decisions/002): the public origin in SITE_URL says whether the site is served over
@@ -14,29 +18,51 @@ import { applySecurityHeaders, cacheControlFor, isPrivatePath, PRIVATE_CACHE_CON
 const siteIsHttps = config().SITE_URL.startsWith('https://');
 
 const PAGE_METHODS = 'GET, HEAD, OPTIONS';
-const siteOrigin = new URL(config().SITE_URL).origin;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const isEndpointPath = (pathname: string) => /^\/(api|_actions|_server-islands)(\/|$)/.test(pathname);
 
 /**
- * Pages only answer GET and HEAD. Writes go to API routes, Astro's action and server-island endpoints or a
- * form action (`?_action=` on the page URL); any other write to a page is refused before it renders.
+ * Pages only answer GET and HEAD, except the few whose forms post to themselves (FORM_POST_PAGES). Writes
+ * go to API routes, Astro's action and server-island endpoints or a form action (`?_action=` on the page
+ * URL); any other write to a page is refused before it renders.
  */
 function pageMethodResponse(request: Request, url: URL): Response | undefined {
   const { method } = request;
   if (method === 'GET' || method === 'HEAD') return undefined;
-  if (/^\/(api|_actions|_server-islands)(\/|$)/.test(url.pathname) || url.searchParams.has('_action')) return undefined;
-  if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: PAGE_METHODS } });
+  if (isEndpointPath(url.pathname) || url.searchParams.has('_action')) return undefined;
+  if (method === 'POST' && FORM_POST_PAGES.has(normalizePath(url.pathname))) return undefined;
+  const allow = FORM_POST_PAGES.has(normalizePath(url.pathname)) ? `${PAGE_METHODS}, POST` : PAGE_METHODS;
+  if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: allow } });
   return new Response('Method not allowed.', {
     status: 405,
-    headers: { Allow: PAGE_METHODS, 'Content-Type': 'text/plain; charset=utf-8' },
+    headers: { Allow: allow, 'Content-Type': 'text/plain; charset=utf-8' },
   });
+}
+
+/**
+ * Every write, whatever its route, passes the same two checks before anything runs: it comes from this
+ * site (cross-site request forgery), and its body is readable (size, JSON). Astro's own checkOrigin is off
+ * (astro.config.ts): it only sees form posts and compares with the request's URL, which behind a TLS
+ * proxy is not the public origin.
+ */
+async function writeCheckResponse(context: APIContext): Promise<Response | undefined> {
+  const { request, url } = context;
+  if (SAFE_METHODS.has(request.method)) return undefined;
+  if (isRefusedOrigin(request)) return errorResponse(url.pathname, 403, 'FORBIDDEN_ORIGIN', AUTH_MESSAGES.FORBIDDEN_ORIGIN);
+  const bodyError = await checkRequestBody(request);
+  if (bodyError) return errorResponse(url.pathname, bodyError.status, bodyError.code, bodyError.message);
+  return undefined;
 }
 
 async function respond(context: APIContext, next: MiddlewareNext): Promise<Response> {
   const refused = pageMethodResponse(context.request, context.url);
   if (refused) return refused;
+  const unsafe = await writeCheckResponse(context);
+  if (unsafe) return unsafe;
   if (context.url.pathname !== '/healthz' && context.url.pathname !== '/readyz') {
     try {
-      await ready();
+      await startUp();
     } catch (err) {
       logger.error({ err }, 'database not ready');
       return new Response('The site is starting up or its database is unavailable. Please try again shortly.', {
@@ -52,44 +78,53 @@ async function respond(context: APIContext, next: MiddlewareNext): Promise<Respo
 
 const isActionPath = (path: string) => /^\/_actions(\/|$)/.test(path);
 
-function denyResponse(path: string, decision: Extract<GuardDecision, { kind: 'deny' }>): Response {
-  // Actions answer in Astro's own error shape, so `actions.x()` on the client gets a proper ActionError.
-  const body = isActionPath(path)
-    ? { type: 'AstroActionError', code: decision.code, message: decision.message, status: decision.status }
-    : { code: decision.code, message: decision.message };
-  return new Response(JSON.stringify(body), {
-    status: decision.status,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'private, no-store' },
-  });
-}
+const ACTION_ERROR_CODES: Record<number, string> = { 400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 413: 'CONTENT_TOO_LARGE' };
 
 /**
- * Seed section 2's route guard, on the server. The session is read only for guarded paths (and form
- * Actions posted to a page), only when its cookie is present: public pages stay identical for everyone
- * and cacheable, and never pay for a lookup.
+ * A refusal in the shape the caller reads: Actions get Astro's own error shape (so `actions.x()` on the
+ * client gets a proper ActionError), API routes JSON, a browser's form post to a page plain text.
+ */
+function errorResponse(pathname: string, status: number, code: string, message: string): Response {
+  const path = normalizePath(pathname);
+  const headers = { 'Cache-Control': 'private, no-store' };
+  if (isActionPath(path)) {
+    const body = { type: 'AstroActionError', code: ACTION_ERROR_CODES[status] ?? code, message, status };
+    return new Response(JSON.stringify(body), { status, headers: { ...headers, 'Content-Type': 'application/json' } });
+  }
+  if (isEndpointPath(path)) {
+    return new Response(JSON.stringify({ code, message }), { status, headers: { ...headers, 'Content-Type': 'application/json' } });
+  }
+  return new Response(message, { status, headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' } });
+}
+
+const denyResponse = (path: string, decision: Extract<GuardDecision, { kind: 'deny' }>) =>
+  errorResponse(path, decision.status, decision.code, decision.message);
+
+/**
+ * Seed section 2's route guard, on the server. The session is read only for guarded paths (and Actions),
+ * only when its cookie is present: public pages stay identical for everyone and cacheable, and never pay
+ * for a lookup. An Action meets the same rule however it arrives: `/_actions/name` or a form post to any
+ * page with `?_action=name`.
  */
 async function guard(context: APIContext): Promise<Response | undefined> {
   const { request, url } = context;
   const path = normalizePath(url.pathname);
-  const formAction = request.method === 'POST' && url.searchParams.has('_action');
-  if (!needsSession(path) && !formAction) return undefined;
-
-  if ((isActionPath(path) || formAction) && isForeignOrigin(request.method, request.headers.get('origin'), siteOrigin)) {
-    return denyResponse('/_actions', { kind: 'deny', status: 403, code: 'FORBIDDEN', message: 'This request did not come from this site.' });
-  }
+  const formAction = request.method === 'POST' ? url.searchParams.get('_action') : null;
+  const rulePath = formAction !== null ? actionRulePath(formAction) : path;
+  if (!needsSession(rulePath)) return undefined;
 
   const found = await readSession(request.headers, getSession);
   if (found) {
     context.locals.user = found.user;
     context.locals.session = found.session;
   }
-  // A form Action posted to a page authorizes itself; the page's own rule applies to the page.
-  const decision = guardDecision(path, found?.user ?? null);
+  // A browser's form post is answered like a page (redirects); the RPC transport like an API (JSON).
+  const decision = guardDecision(rulePath, found?.user ?? null, formAction !== null ? 'page' : undefined);
   if (decision.kind === 'allow') return undefined;
   if (decision.kind === 'deny') return denyResponse(path, decision);
   // An emailed link that failed lands on /verify-email?error=…; keep the reason for the sign-in page.
   const error = path === VERIFY_EMAIL_PAGE ? url.searchParams.get('error') : null;
-  return context.redirect(error ? `${decision.to}?error=${encodeURIComponent(error)}` : decision.to, 302);
+  return context.redirect(error ? `${decision.to}?error=${encodeURIComponent(error)}` : decision.to, formAction !== null ? 303 : 302);
 }
 
 export const onRequest = defineMiddleware(async (context, next) => {

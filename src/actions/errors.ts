@@ -9,6 +9,8 @@ const ACTION_CODES: Record<UsersErrorCode, ActionErrorCode> = {
   NOT_FOUND: 'NOT_FOUND',
   NOT_VERIFIED: 'CONFLICT',
   LAST_ADMIN: 'CONFLICT',
+  CLAIM_INVALID: 'BAD_REQUEST',
+  ADMIN_EXISTS: 'CONFLICT',
 };
 
 /** ActionErrors pass through; anything else that is not a UsersError is rethrown (Astro answers a 500). */

@@ -18,10 +18,12 @@ const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(4321),
   HOST: z.string().min(1).default('localhost'),
+  /** Unset: the origin follows PORT and HOST (see siteOrigins). */
   SITE_URL: z
     .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL such as https://example.com' })
-    .default('http://localhost:4321')
-    .transform((u) => u.replace(/\/+$/, '')),
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
@@ -57,7 +59,15 @@ const envSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
 });
 
-export type AppConfig = z.infer<typeof envSchema> & { dataDir: string };
+export type AppConfig = Omit<z.infer<typeof envSchema>, 'SITE_URL'> & {
+  /** The public origin: SITE_URL, or the one PORT and HOST give when it is unset. */
+  SITE_URL: string;
+  /** Whether SITE_URL was set by the operator (a refused origin then points at that setting). */
+  siteUrlIsExplicit: boolean;
+  /** Origins whose state-changing requests are this site's own. */
+  trustedOrigins: readonly string[];
+  dataDir: string;
+};
 
 export class ConfigError extends Error {}
 
@@ -71,7 +81,31 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     // Every server node must sign with the same secret, so it cannot be generated per data folder.
     throw new ConfigError('Invalid configuration:\n  AUTH_SECRET: is required when DATABASE_URL is set');
   }
-  return { ...result.data, dataDir: path.resolve(result.data.DATA_DIR) };
+  const origins = siteOrigins(result.data);
+  return { ...result.data, ...origins, dataDir: path.resolve(result.data.DATA_DIR) };
+}
+
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+/**
+ * With SITE_URL set, it is the one trusted origin. Unset (a newcomer's `PORT=4500 npm start`), the origin
+ * follows PORT and HOST, and a loopback or wildcard HOST trusts both spellings a browser may be given,
+ * http://localhost:PORT and http://127.0.0.1:PORT, so nobody is locked out of their own fresh install.
+ */
+export function siteOrigins(env: { SITE_URL?: string | undefined; PORT: number; HOST: string }): {
+  SITE_URL: string;
+  siteUrlIsExplicit: boolean;
+  trustedOrigins: readonly string[];
+} {
+  if (env.SITE_URL) return { SITE_URL: env.SITE_URL, siteUrlIsExplicit: true, trustedOrigins: [new URL(env.SITE_URL).origin] };
+  const host = env.HOST.toLowerCase();
+  const bracketed = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  const originOf = (h: string) => new URL(`http://${h}:${env.PORT}`).origin;
+  const local = LOOPBACK_HOSTS.has(host) || WILDCARD_HOSTS.has(host);
+  const SITE_URL = originOf(WILDCARD_HOSTS.has(host) ? 'localhost' : bracketed);
+  const trusted = local ? [...new Set([SITE_URL, ...['localhost', '127.0.0.1', '[::1]'].map(originOf)])] : [SITE_URL];
+  return { SITE_URL, siteUrlIsExplicit: false, trustedOrigins: trusted };
 }
 
 let cached: AppConfig | undefined;

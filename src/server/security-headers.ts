@@ -20,7 +20,7 @@ export function applySecurityHeaders(headers: Headers, { https }: { https: boole
 
 /** Pages and endpoints whose content depends on who asks: never stored by any cache. */
 export function isPrivatePath(pathname: string): boolean {
-  return /^\/(admin|dashboard|auth|verify-email|api)(\/|$)/i.test(pathname);
+  return /^\/(admin|dashboard|auth|verify-email|claim-admin|api)(\/|$)/i.test(pathname);
 }
 
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';

@@ -68,7 +68,8 @@ const CODE_ALIASES: Record<string, AuthMessageCode> = {
 };
 
 export function messageCodeFor(code: string | undefined): AuthMessageCode {
-  return (code && CODE_ALIASES[code]) || 'UNKNOWN';
+  // Own keys only: a code such as "__proto__" or "constructor" from a URL must not find Object's members.
+  return code && Object.hasOwn(CODE_ALIASES, code) ? CODE_ALIASES[code]! : 'UNKNOWN';
 }
 
 /** The text for an error code from the API or a `?error=` link parameter. */

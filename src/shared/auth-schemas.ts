@@ -8,7 +8,8 @@ import { z } from 'astro/zod';
 export const MIN_PASSWORD_LENGTH = 6;
 /** better-auth's default ceiling; also bounds the hashing work an attacker can ask for. */
 export const MAX_PASSWORD_LENGTH = 128;
-export const MAX_NAME_LENGTH = 100;
+/** Names: 1–50 characters (they appear in emails we send, so they stay short and plain). */
+export const MAX_NAME_LENGTH = 50;
 export const MAX_EMAIL_LENGTH = 254;
 export const MAX_PHONE_LENGTH = 40;
 export const MAX_WEBSITE_LENGTH = 2048;
@@ -26,13 +27,24 @@ export const PASSWORD_MESSAGES = {
 
 const noControlChars = (s: string) => !FORBIDDEN_CHARS.test(s);
 
+/**
+ * Letters and combining marks of any script, spaces, apostrophes (' and ’), hyphens and dots, with at
+ * least one letter. No digits, slashes, colons or "@": a name is copied into the verification email, so
+ * it must not be able to carry a sentence with a link ("Click evil.example/x").
+ */
+const NAME_PATTERN = /^[\p{L}\p{M} '’.-]+$/u;
+const HAS_LETTER = /\p{L}/u;
+
 const personName = (label: string) =>
   z
     .string({ error: `${label} is required` })
     .trim()
-    .min(1, `${label} is required`)
-    .max(MAX_NAME_LENGTH, `${label} must be at most ${MAX_NAME_LENGTH} characters`)
-    .refine(noControlChars, `${label} contains characters that are not allowed`);
+    .min(1, { error: `${label} is required`, abort: true })
+    .max(MAX_NAME_LENGTH, { error: `${label} must be at most ${MAX_NAME_LENGTH} characters`, abort: true })
+    .refine(
+      (v) => NAME_PATTERN.test(v) && HAS_LETTER.test(v),
+      `${label} can only contain letters, spaces, apostrophes, hyphens and dots`,
+    );
 
 export const emailField = z
   .string({ error: 'Email is required' })

@@ -96,15 +96,14 @@ describe('users.promote', () => {
     expect((await h.userByEmail('member@example.com'))?.role).toBe('admin');
   });
 
-  it('lets a verified user promote themself only while no admin exists', async () => {
+  it('refuses self-promotion even while no admin exists: only an admin (or the start-up claim link) makes admins', async () => {
     const first = await h.signUpVerified({ email: 'first@example.com' });
     const second = await h.signUpVerified({ email: 'second@example.com' });
     // No admin at all (e.g. the first admin was demoted by an operator).
     await h.handle.db.update(usersTable).set({ role: 'user' }).where(eq(usersTable.id, first.userId));
 
     await expect(call(server.users.promote, { userId: first.userId }, second.browser)).rejects.toEqual(failure('FORBIDDEN'));
-    expect(await call(server.users.promote, { userId: second.userId }, second.browser)).toEqual({ id: second.userId, role: 'admin' });
-    // Now an admin exists: the other user can no longer promote themself.
-    await expect(call(server.users.promote, { userId: first.userId }, first.browser)).rejects.toEqual(failure('FORBIDDEN'));
+    await expect(call(server.users.promote, { userId: second.userId }, second.browser)).rejects.toEqual(failure('FORBIDDEN'));
+    expect((await h.userByEmail('second@example.com'))?.role).toBe('user');
   });
 });

@@ -78,34 +78,16 @@ describe('manual promotion and role changes (server side only)', () => {
     expect(await h.userByEmail('sneaky@example.com')).toBeUndefined();
   });
 
-  it('when no admin exists, a verified user may promote themselves, but not an unverified one', async () => {
-    await h.signUp({ email: 'one@example.com' });
-    await h.signUp({ email: 'two@example.com' });
-    await h.click(await h.verificationLinkFor('one@example.com')); // two rows: no automatic admin
-    const one = (await h.userByEmail('one@example.com'))!;
-    const two = (await h.userByEmail('two@example.com'))!;
+  it('nobody promotes themself, even while no admin exists (a stranger who signs up first must not take the site)', async () => {
+    await h.signUp({ email: 'stranger@example.com' });
+    await h.signUp({ email: 'owner@example.com' });
+    await h.click(await h.verificationLinkFor('stranger@example.com')); // two rows: no automatic admin
+    const stranger = (await h.userByEmail('stranger@example.com'))!;
+    const owner = (await h.userByEmail('owner@example.com'))!;
 
-    await expect(promote(two.id, two.id)).rejects.toEqual(refusal('NOT_ALLOWED')); // unverified
-    await expect(promote(one.id, two.id)).rejects.toEqual(refusal('NOT_ALLOWED')); // not for others
-    const promoted = await promote(one.id, one.id);
-    expect(promoted.role).toBe('admin');
-    // Now an admin exists: the same path is closed for everyone else.
-    await h.click(await h.verificationLinkFor('two@example.com'));
-    await expect(promote(two.id, two.id)).rejects.toEqual(refusal('NOT_ALLOWED'));
-  });
-
-  it('two users racing to self-promote while no admin exists: exactly one wins', async () => {
-    await h.signUp({ email: 'r1@example.com' });
-    await h.signUp({ email: 'r2@example.com' });
-    await h.click(await h.verificationLinkFor('r1@example.com'));
-    await h.click(await h.verificationLinkFor('r2@example.com'));
-    const [r1, r2] = [(await h.userByEmail('r1@example.com'))!, (await h.userByEmail('r2@example.com'))!];
-    expect([r1.role, r2.role]).toEqual(['user', 'user']);
-
-    const results = await Promise.allSettled([promote(r1.id, r1.id), promote(r2.id, r2.id)]);
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(results.filter((r) => r.status === 'rejected')).toEqual([{ status: 'rejected', reason: refusal('NOT_ALLOWED') }]);
-    expect((await h.handle.db.select().from(users).where(eq(users.role, 'admin'))).length).toBe(1);
+    await expect(promote(stranger.id, stranger.id)).rejects.toEqual(refusal('NOT_ALLOWED'));
+    await expect(promote(stranger.id, owner.id)).rejects.toEqual(refusal('NOT_ALLOWED'));
+    expect((await h.handle.db.select().from(users).where(eq(users.role, 'admin'))).length).toBe(0);
   });
 
   it('never demotes the last admin; with two admins one may step down', async () => {

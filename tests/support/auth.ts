@@ -5,8 +5,8 @@
  */
 import { randomInt } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { CLIENT_IP_HEADER } from '../../src/server/auth/constants';
 import { createAuth, type Auth } from '../../src/server/auth/create-auth';
+import { handleAuthRequest } from '../../src/server/auth/handler';
 import type { DatabaseHandle } from '../../src/server/db/client';
 import { users } from '../../src/server/db/schema';
 import { createMailer } from '../../src/server/mail';
@@ -84,24 +84,29 @@ export async function createAuthHarness(): Promise<AuthHarness> {
   const mailer = createMailer({ from: 'Test Agency <no-reply@example.test>', smtpUrl: smtp.url, outboxDir: '/nonexistent', logger: silent });
   const auth = createAuth({ db: handle.db, siteUrl: SITE, secret: SECRET, mailer, siteName: async () => 'Test Agency' });
 
+  // Through the app's edge (handleAuthRequest), as the browser's requests are: endpoint allowlist, origin,
+  // body checks and the client address the rate limits key on.
   async function call(path: string, { method = 'POST', body, browser, ip, headers = {} }: CallOptions = {}) {
-    const h = new Headers({ [CLIENT_IP_HEADER]: ip ?? randomIp(), ...headers });
+    const h = new Headers(headers);
     if (method !== 'GET') {
       h.set('content-type', 'application/json');
       if (!('origin' in headers)) h.set('origin', SITE);
     }
     if (browser?.cookies.size) h.set('cookie', browser.cookieHeader);
-    const response = await auth.handler(
-      new Request(`${SITE}/api/auth${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) }),
-    );
+    const request = new Request(`${SITE}/api/auth${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await handleAuthRequest(request, { auth, siteUrl: SITE, clientAddress: ip ?? randomIp() });
     browser?.remember(response);
     return response;
   }
 
   async function click(url: string, browser?: Browser) {
-    const h = new Headers({ [CLIENT_IP_HEADER]: randomIp() });
+    const h = new Headers();
     if (browser?.cookies.size) h.set('cookie', browser.cookieHeader);
-    const response = await auth.handler(new Request(url, { method: 'GET', headers: h, redirect: 'manual' }));
+    const response = await handleAuthRequest(new Request(url, { method: 'GET', headers: h, redirect: 'manual' }), {
+      auth,
+      siteUrl: SITE,
+      clientAddress: randomIp(),
+    });
     browser?.remember(response);
     return response;
   }

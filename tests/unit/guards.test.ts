@@ -136,9 +136,11 @@ describe('helpers', () => {
   });
 
   it('isForeignOrigin refuses state-changing requests from another site only', () => {
-    const site = 'http://127.0.0.1:4321';
+    const site = ['http://localhost:4321', 'http://127.0.0.1:4321'];
     expect(isForeignOrigin('POST', 'https://evil.example', site)).toBe(true);
-    expect(isForeignOrigin('POST', site, site)).toBe(false);
+    expect(isForeignOrigin('POST', 'http://127.0.0.1:4321', site)).toBe(false);
+    expect(isForeignOrigin('POST', 'http://localhost:4321', site)).toBe(false);
+    expect(isForeignOrigin('POST', 'null', site)).toBe(true);
     expect(isForeignOrigin('POST', null, site)).toBe(false);
     expect(isForeignOrigin('GET', 'https://evil.example', site)).toBe(false);
   });

@@ -14,8 +14,11 @@ import { logger } from '../logger';
 import { passwordChangedEmail, passwordResetEmail, verificationEmail, type Mailer } from '../mail';
 import { promoteIfFirstVerifiedUser } from '../modules/users/service';
 import { accountPlugin } from './account-plugin';
+import { disabledAccounts } from './disabled-accounts';
+import { signInThrottle } from './sign-in-throttle';
 import {
   AUTH_BASE_PATH,
+  AUTH_ERROR_PAGE,
   CLIENT_IP_HEADER,
   COOKIE_PREFIX,
   RATE_LIMITS,
@@ -32,8 +35,10 @@ import { hashPassword, verifyPassword } from './password-hash';
 
 export interface AuthDeps {
   db: Database;
-  /** SITE_URL: links in emails and the only trusted origin. */
+  /** SITE_URL: links in emails. */
   siteUrl: string;
+  /** Origins allowed to post (config's trustedOrigins); SITE_URL's alone when not given. */
+  trustedOrigins?: readonly string[] | undefined;
   secret: string;
   mailer: Mailer;
   siteName(): Promise<string>;
@@ -66,7 +71,7 @@ const DISABLED_PATHS = [
 
 const optionalProfileField = { type: 'string', required: false, input: true } as const;
 
-export function createAuth({ db, siteUrl, secret, mailer, siteName }: AuthDeps) {
+export function createAuth({ db, siteUrl, trustedOrigins, secret, mailer, siteName }: AuthDeps) {
   const link = (path: string) => new URL(path, siteUrl).href;
   const send = async (build: (name: string) => Parameters<Mailer['send']>[0]) => mailer.send(build(await siteName()));
 
@@ -75,7 +80,9 @@ export function createAuth({ db, siteUrl, secret, mailer, siteName }: AuthDeps) 
     baseURL: siteUrl,
     basePath: AUTH_BASE_PATH,
     secret,
-    trustedOrigins: [new URL(siteUrl).origin],
+    trustedOrigins: [...(trustedOrigins ?? [new URL(siteUrl).origin])],
+    // Anything better-auth would show on its own error page goes to ours, which never repeats the URL.
+    onAPIError: { errorURL: link(AUTH_ERROR_PAGE) },
     telemetry: { enabled: false },
     database: drizzleAdapter(db, {
       provider: 'pg',
@@ -141,6 +148,9 @@ export function createAuth({ db, siteUrl, secret, mailer, siteName }: AuthDeps) 
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       // better-auth skips its own Origin/callbackURL checks under NODE_ENV=test unless told otherwise.
       disableOriginCheck: false,
+      // Mail goes out after the answer (a failure is logged): a reset request for an existing account
+      // takes no longer than one for an unknown address, and no sign-up waits on a slow mail server.
+      backgroundTasks: { handler: (task: Promise<unknown>) => void task },
     },
     disabledPaths: DISABLED_PATHS,
     databaseHooks: {
@@ -170,6 +180,8 @@ export function createAuth({ db, siteUrl, secret, mailer, siteName }: AuthDeps) 
     plugins: [
       admin({ defaultRole: 'user', adminRoles: ['admin'], bannedUserMessage: AUTH_MESSAGES.ACCOUNT_DISABLED }),
       accountPlugin({ onPasswordChanged: (user) => send((site) => passwordChangedEmail(user, site, link(SIGN_IN_PAGE))) }),
+      disabledAccounts(),
+      signInThrottle(db),
     ],
     // 'info' routes better-auth's own messages to pino (which filters by LOG_LEVEL) instead of console.
     logger: {

@@ -67,11 +67,25 @@ export const beforeHook = createAuthMiddleware(async (ctx) => {
   if ('email' in parsed.data) return { context: { body: { email: parsed.data.email } } };
 });
 
+/**
+ * Two sign-ups for one address at the same moment (a double-click): both pass better-auth's "exists?"
+ * read, the second insert hits the unique index and better-auth calls it FAILED_TO_CREATE_USER. If the
+ * address has an account now, that is what happened: say so.
+ */
+async function isLostSignUpRace(path: string | undefined, code: string, body: unknown): Promise<boolean> {
+  if (path !== '/sign-up/email' || code !== 'FAILED_TO_CREATE_USER') return false;
+  const parsed = emailOnlySchema.safeParse({ email: (body as { email?: unknown } | undefined)?.email });
+  return parsed.success && (await findProfileByEmail(parsed.data.email)) !== undefined;
+}
+
 export const afterHook = createAuthMiddleware(async (ctx) => {
   const returned = ctx.context.returned;
   if (!isAPIError(returned) || returned.statusCode < 400) return;
   const body = (returned.body ?? {}) as Record<string, unknown> & { code?: string };
   const code = body.code ?? String(returned.status);
+  if (await isLostSignUpRace(ctx.path, code, ctx.body)) {
+    throw new APIError('UNPROCESSABLE_ENTITY', { code: 'USER_ALREADY_EXISTS', message: authMessage('USER_ALREADY_EXISTS') });
+  }
   if (code === 'INVALID_INPUT') return;
   throw new APIError(returned.status, {
     ...body,

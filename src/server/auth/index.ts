@@ -23,6 +23,7 @@ export function getAuth(): Auth {
     const auth = createAuth({
       db: handle.db,
       siteUrl: cfg.SITE_URL,
+      trustedOrigins: cfg.trustedOrigins,
       secret: resolveAuthSecret(cfg),
       mailer: getMailer(),
       siteName: async () => (await getSiteContent()).siteName,

@@ -262,3 +262,22 @@ export const rateLimits = pgTable('rate_limits', {
 
 export type User = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
+
+/**
+ * Failed sign-ins per account (by a hash of the address, known or not), in a fixed window: guessing one
+ * account's password is limited however many client addresses the guesser has.
+ */
+export const signInFailures = pgTable('sign_in_failures', {
+  accountKey: text('account_key').primaryKey(),
+  failures: integer('failures').notNull(),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/**
+ * The one-time admin claim printed to the server log while no admin exists (only its hash is kept). A
+ * verified user who opens the link becomes admin; any admin existing ends every claim.
+ */
+export const adminClaims = pgTable('admin_claims', {
+  tokenHash: text('token_hash').primaryKey(),
+  createdAt: createdAt(),
+});

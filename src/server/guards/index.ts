@@ -6,6 +6,7 @@
  * an admin route → /dashboard. API routes and Actions answer JSON 401/403 instead, since a redirect would
  * hand a fetch() an HTML page.
  */
+import { CHANGE_PASSWORD_FORM_PAGE } from '../../shared/form-pages';
 import { SIGN_IN_PAGE, VERIFY_EMAIL_PAGE } from '../auth/constants';
 
 export const DASHBOARD_PAGE = '/dashboard';
@@ -52,7 +53,7 @@ export function normalizePath(pathname: string): string {
 }
 
 function ruleFor(path: string): { access: Access; surface: Surface } {
-  if (path === VERIFY_EMAIL_PAGE) return { access: 'signed-in', surface: 'page' };
+  if (path === VERIFY_EMAIL_PAGE || path === CHANGE_PASSWORD_FORM_PAGE) return { access: 'signed-in', surface: 'page' };
   if (/^\/dashboard(\/|$)/.test(path)) return { access: 'verified', surface: 'page' };
   if (/^\/admin(\/|$)/.test(path)) return { access: 'admin', surface: 'page' };
   if (path === '/api/prices') return { access: 'verified', surface: 'api' };
@@ -60,6 +61,14 @@ function ruleFor(path: string): { access: Access; surface: Surface } {
   if (action !== undefined) return { access: PUBLIC_ACTIONS.has(action) ? 'public' : 'verified', surface: 'api' };
   if (/^\/_actions(\/|$)/.test(path)) return { access: 'verified', surface: 'api' };
   return { access: 'public', surface: 'page' };
+}
+
+/**
+ * The path whose rule an Action follows, whichever transport carries it (`/_actions/name`, or a form post
+ * to a page with `?_action=name`): the same guard for both.
+ */
+export function actionRulePath(actionName: string): string {
+  return `/_actions/${actionName}`;
 }
 
 /** Paths whose answer depends on the session: the only ones for which the middleware reads it. */
@@ -76,9 +85,15 @@ const deny = (status: 401 | 403, message: string): GuardDecision => ({
   message,
 });
 
-export function guardDecision(pathname: string, session: GuardSession | null | undefined): GuardDecision {
+/**
+ * `answerAs` overrides how a refusal is answered: an Action posted by a browser form is refused with the
+ * pages' redirects, the same Action called from script with the API's JSON.
+ */
+export function guardDecision(pathname: string, session: GuardSession | null | undefined, answerAs?: Surface): GuardDecision {
   const path = normalizePath(pathname);
-  const { access, surface } = ruleFor(path);
+  const rule = ruleFor(path);
+  const access = rule.access;
+  const surface = answerAs ?? rule.surface;
   if (access === 'public') return { kind: 'allow' };
 
   if (!session) return surface === 'api' ? deny(401, GUARD_MESSAGES.UNAUTHORIZED) : { kind: 'redirect', to: SIGN_IN_PAGE };
@@ -96,10 +111,10 @@ export function guardDecision(pathname: string, session: GuardSession | null | u
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * The rule handleAuthRequest applies to /api/auth: a state-changing request whose Origin is another site
- * is refused. Browsers send Origin on every POST, so a request without one is not a browser's and cannot
- * be cross-site request forgery. Astro's checkOrigin covers form posts only, not JSON Action calls.
+ * A state-changing request whose Origin is not one of the site's own (src/server/request-origin.ts).
+ * Browsers send Origin on every POST, so a request without one is not a browser's and cannot be
+ * cross-site request forgery. `null` (a sandboxed or privacy-stripped context) is foreign.
  */
-export function isForeignOrigin(method: string, origin: string | null, siteOrigin: string): boolean {
-  return !SAFE_METHODS.has(method.toUpperCase()) && origin !== null && origin !== siteOrigin;
+export function isForeignOrigin(method: string, origin: string | null, trustedOrigins: readonly string[]): boolean {
+  return !SAFE_METHODS.has(method.toUpperCase()) && origin !== null && !trustedOrigins.includes(origin);
 }

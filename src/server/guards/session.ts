@@ -44,12 +44,19 @@ export function toRequestUser(raw: Record<string, unknown>): RequestUser {
 
 type GetSession = (headers: Headers) => Promise<{ user: object; session: { id: string; expiresAt: Date } } | null>;
 
+/** A disabled account: banned with no end date, or an end date still ahead. */
+export function isDisabledAccount(raw: Record<string, unknown>, now = Date.now()): boolean {
+  if (raw.banned !== true) return false;
+  const ends = raw.banExpires == null ? undefined : new Date(raw.banExpires as string | Date).getTime();
+  return ends === undefined || Number.isNaN(ends) || ends > now;
+}
+
 /** Null for no cookie, an unknown/expired/banned session, or a failed lookup (logged; treated as signed out). */
 export async function readSession(headers: Headers, getSession: GetSession): Promise<{ user: RequestUser; session: RequestSession } | null> {
   if (!hasSessionCookie(headers.get('cookie'))) return null;
   try {
     const found = await getSession(headers);
-    if (!found) return null;
+    if (!found || isDisabledAccount(found.user as Record<string, unknown>)) return null;
     return { user: toRequestUser(found.user as Record<string, unknown>), session: { id: found.session.id, expiresAt: found.session.expiresAt } };
   } catch (err) {
     logger.error({ err }, 'session lookup failed');

@@ -1,11 +1,11 @@
 /** better-auth at /api/auth/*, behind our edge checks (src/server/auth/handler.ts). Never cached. */
 import type { APIRoute } from 'astro';
 import { handleAuthRequest } from '../../../server/auth';
-import { ready } from '../../../server/db';
+import { startUp } from '../../../server/startup';
 
 export const prerender = false;
 
 export const ALL: APIRoute = async ({ request, clientAddress }) => {
-  await ready();
+  await startUp();
   return handleAuthRequest(request, { clientAddress });
 };

@@ -6,7 +6,7 @@ import { listSitemapRows } from './repository';
 export const SITEMAP_LIST_PAGES = ['/services', '/packages', '/demos', '/articles', '/privacy', '/terms'];
 
 /** Paths no crawler should visit: private, per-user or API routes. */
-export const DISALLOWED_PATHS = ['/admin', '/dashboard', '/auth', '/verify-email', '/api'];
+export const DISALLOWED_PATHS = ['/admin', '/dashboard', '/auth', '/verify-email', '/claim-admin', '/api'];
 
 export interface SitemapUrl {
   path: string;

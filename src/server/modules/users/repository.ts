@@ -2,9 +2,9 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
-import { sessions, users, type User, type UserRole } from '../../db/schema';
+import { adminClaims, sessions, users, type User, type UserRole } from '../../db/schema';
 
-export type Executor = Pick<Database, 'select' | 'update' | 'delete' | 'execute'>;
+export type Executor = Pick<Database, 'select' | 'update' | 'delete' | 'execute' | 'insert'>;
 
 export const profileColumns = {
   id: users.id,
@@ -80,4 +80,14 @@ export async function setBanned(id: string, banned: boolean, reason: string | nu
 
 export async function deleteSessionsOf(userId: string, ex: Executor) {
   await ex.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+export async function replaceAdminClaims(tokenHash: string | undefined, ex: Executor) {
+  await ex.delete(adminClaims);
+  if (tokenHash) await ex.insert(adminClaims).values({ tokenHash });
+}
+
+export async function hasAdminClaim(tokenHash: string, ex: Executor): Promise<boolean> {
+  const [row] = await ex.select({ tokenHash: adminClaims.tokenHash }).from(adminClaims).where(eq(adminClaims.tokenHash, tokenHash)).limit(1);
+  return row !== undefined;
 }

@@ -1,8 +1,9 @@
 /**
  * Member profiles and roles. Every role change happens here, on the server, in one transaction holding
  * the users lock (PRODUCT.md "Deliberate differences" 2): the first verified user becomes admin while the
- * table holds at most one row (seed section 6), later promotion needs an admin — or no admin at all —
- * and the last admin can never be demoted.
+ * table holds at most one row (seed section 6); otherwise an admin promotes, or the site's owner uses the
+ * one-time admin claim printed to the server log while no admin exists (admin-claim.ts), or the
+ * create-admin command; the last admin can never be demoted.
  */
 import { fieldErrorsOf, profileSchema, type FieldErrors } from '../../../shared/auth-schemas';
 import { db } from '../../db';
@@ -22,7 +23,9 @@ export type UsersErrorCode =
   | 'NOT_ALLOWED'
   | 'NOT_VERIFIED'
   | 'LAST_ADMIN'
-  | 'CANNOT_DISABLE_SELF';
+  | 'CANNOT_DISABLE_SELF'
+  | 'CLAIM_INVALID'
+  | 'ADMIN_EXISTS';
 
 const MESSAGES: Record<UsersErrorCode, string> = {
   NO_USER_LOGGED_IN: 'No user logged in',
@@ -31,6 +34,8 @@ const MESSAGES: Record<UsersErrorCode, string> = {
   NOT_VERIFIED: 'The user must verify their email first',
   LAST_ADMIN: 'The last admin cannot be removed: promote another admin first',
   CANNOT_DISABLE_SELF: 'You cannot disable your own account',
+  CLAIM_INVALID: 'This admin link is not valid any more. Restart the server to print a new one, or run npm run create-admin.',
+  ADMIN_EXISTS: 'This site already has an admin: ask them to make you an admin.',
 };
 
 export class UsersError extends Error {
@@ -40,7 +45,7 @@ export class UsersError extends Error {
   }
 }
 
-const transaction = <T>(work: (tx: repo.Executor) => Promise<T>) =>
+export const transaction = <T>(work: (tx: repo.Executor) => Promise<T>) =>
   db().transaction(async (tx) => {
     await repo.lockUsers(tx);
     return work(tx);
@@ -67,6 +72,7 @@ export async function promoteIfFirstVerifiedUser(userId: string): Promise<boolea
       if (!user || !user.emailVerified || user.banned || user.role === 'admin') return false;
       if ((await repo.countUsers(tx)) > FIRST_ADMIN_MAX_USERS) return false;
       await repo.updateRole(userId, 'admin', tx);
+      await repo.replaceAdminClaims(undefined, tx); // the site has its admin: the start-up claim link dies
       logger.info({ userId }, 'first verified user promoted to admin');
       return true;
     });
@@ -91,15 +97,15 @@ async function loadTarget(targetId: string, tx: repo.Executor) {
 const isAdmin = (p: Profile) => p.role === 'admin' && p.emailVerified && !p.banned;
 
 /**
- * The manual "promote to admin": an admin may promote any verified user; when no admin exists, a verified
- * user may promote themselves (the seed's self-promote, made safe). Nobody else, never otherwise oneself.
+ * The manual "promote to admin": an admin may promote any verified user. Nobody else: the seed's
+ * self-promotion "when no admin exists" would hand a new site to whichever stranger signs up first, so
+ * the owner claims it with the link only they can read in the server log (admin-claim.ts).
  */
 export async function promote(actorId: string | undefined, targetId: string): Promise<Profile> {
   return transaction(async (tx) => {
     const actor = await loadActor(actorId, tx);
     const target = await loadTarget(targetId, tx);
-    const allowed = isAdmin(actor) || (actor.id === target.id && actor.emailVerified && (await repo.countAdmins(tx)) === 0);
-    if (!allowed) throw new UsersError('NOT_ALLOWED');
+    if (!isAdmin(actor)) throw new UsersError('NOT_ALLOWED');
     if (!target.emailVerified) throw new UsersError('NOT_VERIFIED');
     if (target.role !== 'admin') await repo.updateRole(target.id, 'admin', tx);
     logger.info({ actorId: actor.id, targetId: target.id }, 'user promoted to admin');
@@ -171,6 +177,7 @@ export async function makeAdminByEmail(email: string): Promise<Profile> {
     await repo.markVerified(user.id, tx);
     await repo.updateRole(user.id, 'admin', tx);
     await repo.setBanned(user.id, false, null, tx);
+    await repo.replaceAdminClaims(undefined, tx);
     return { ...user, emailVerified: true, role: 'admin', banned: false };
   });
 }

@@ -1,0 +1,106 @@
+/**
+ * Reading a request body a stranger sent, for every route that takes one (Actions, API routes, form
+ * posts, /api/auth): at most `limit` bytes whether or not Content-Length was declared (a chunked upload
+ * is counted as it arrives), JSON that must parse, and no key that names a member of Object.prototype
+ * (`__proto__`, `constructor`, `toString`…), which libraries downstream may trip over. Each failure is
+ * the client's error, answered 400 or 413, never a 500.
+ */
+
+/** The largest body any route accepts (the adapter's limit, astro.config.ts). */
+export const MAX_BODY_BYTES = 1_048_576;
+
+export type BodyErrorCode = 'REQUEST_TOO_LARGE' | 'INVALID_JSON' | 'FORBIDDEN_KEY' | 'UNREADABLE_BODY';
+
+export const BODY_ERROR_MESSAGES: Record<BodyErrorCode, string> = {
+  REQUEST_TOO_LARGE: 'The request is too large.',
+  INVALID_JSON: 'The request body is not valid JSON.',
+  FORBIDDEN_KEY: 'The request contains a field that cannot be set.',
+  UNREADABLE_BODY: 'The request body could not be read.',
+};
+
+export class BodyError extends Error {
+  readonly status: 400 | 413;
+  constructor(readonly code: BodyErrorCode) {
+    super(BODY_ERROR_MESSAGES[code]);
+    this.name = 'BodyError';
+    this.status = code === 'REQUEST_TOO_LARGE' ? 413 : 400;
+  }
+}
+
+/** The body's bytes; BodyError when it is larger than `limit` or the stream breaks. */
+export async function readBodyCapped(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > limit) throw new BodyError('REQUEST_TOO_LARGE');
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        throw new BodyError('REQUEST_TOO_LARGE');
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    if (err instanceof BodyError) throw err;
+    // The adapter errors the stream itself when a body outgrows its own limit.
+    throw new BodyError(size > limit || /limit|too large/i.test(String(err)) ? 'REQUEST_TOO_LARGE' : 'UNREADABLE_BODY');
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+const PROTOTYPE_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/** The first key, at any depth, that names a member of Object.prototype. */
+export function forbiddenKeyIn(value: unknown, depth = 0): string | undefined {
+  if (value === null || typeof value !== 'object' || depth > 64) return undefined;
+  for (const key of Object.keys(value)) {
+    if (PROTOTYPE_KEYS.has(key)) return key;
+    const inner = forbiddenKeyIn((value as Record<string, unknown>)[key], depth + 1);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+/** JSON text → value; BodyError for text that is not JSON or carries a prototype key. Empty → undefined. */
+export function parseJsonBody(bytes: Uint8Array): unknown {
+  if (bytes.byteLength === 0) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw new BodyError('INVALID_JSON');
+  }
+  if (forbiddenKeyIn(value) !== undefined) throw new BodyError('FORBIDDEN_KEY');
+  return value;
+}
+
+export const isJsonContentType = (contentType: string | null) =>
+  /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType?.trim() ?? '');
+
+/**
+ * Checks a body without consuming it (reads a clone), so the route that runs next reads it as sent.
+ * JSON bodies must parse; every body must fit in `limit`.
+ */
+export async function checkRequestBody(request: Request, limit = MAX_BODY_BYTES): Promise<BodyError | undefined> {
+  if (!request.body) return undefined;
+  try {
+    const bytes = await readBodyCapped(request.clone(), limit);
+    if (isJsonContentType(request.headers.get('content-type'))) parseJsonBody(bytes);
+    return undefined;
+  } catch (err) {
+    if (err instanceof BodyError) return err;
+    throw err;
+  }
+}

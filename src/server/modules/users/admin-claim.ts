@@ -1,0 +1,76 @@
+/**
+ * Who becomes admin on a new site: its owner, not whichever stranger signs up first. While no admin
+ * exists, every server start prints a one-time claim link to the log (only the owner reads it); a
+ * verified user who opens it and confirms becomes admin, once. The link dies as soon as any admin exists
+ * (the claim, the first-verified-user rule, create-admin or an admin's promotion), and a restart
+ * replaces it. Only a hash of the token is stored.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { ADMIN_CLAIM_PAGE } from '../../../shared/form-pages';
+import { logger } from '../../logger';
+import * as repo from './repository';
+import { transaction, UsersError, type Profile } from './service';
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Tokens are 43 base64url characters; anything else is not worth a database read. */
+export function isWellFormedClaimToken(token: unknown): token is string {
+  return typeof token === 'string' && /^[A-Za-z0-9_-]{43}$/.test(token);
+}
+
+export function claimUrl(siteUrl: string, token: string): string {
+  return new URL(`${ADMIN_CLAIM_PAGE}?token=${token}`, siteUrl).href;
+}
+
+/** A new claim token when no admin exists (replacing any earlier one); undefined otherwise. */
+export async function issueAdminClaim(): Promise<string | undefined> {
+  return transaction(async (tx) => {
+    if ((await repo.countAdmins(tx)) > 0) {
+      await repo.replaceAdminClaims(undefined, tx);
+      return undefined;
+    }
+    const token = randomBytes(32).toString('base64url');
+    await repo.replaceAdminClaims(hashOf(token), tx);
+    return token;
+  });
+}
+
+/** At start-up: print the claim link while the site has no admin. A failure is logged, never fatal. */
+export async function announceAdminClaim(siteUrl: string): Promise<void> {
+  try {
+    const token = await issueAdminClaim();
+    if (!token) return;
+    logger.warn(
+      { adminClaimUrl: claimUrl(siteUrl, token) },
+      `This site has no admin yet. Sign up and verify your email, then open ${claimUrl(siteUrl, token)} to become its admin (the link works once; a restart prints a new one; or run: npm run create-admin -- you@example.com).`,
+    );
+  } catch (err) {
+    logger.error({ err }, 'could not issue the admin claim link');
+  }
+}
+
+export type ClaimStatus = 'valid' | 'invalid' | 'admin-exists';
+
+/** What the claim page shows before the owner confirms. */
+export async function adminClaimStatus(token: unknown): Promise<ClaimStatus> {
+  return transaction(async (tx) => {
+    if ((await repo.countAdmins(tx)) > 0) return 'admin-exists';
+    return isWellFormedClaimToken(token) && (await repo.hasAdminClaim(hashOf(token), tx)) ? 'valid' : 'invalid';
+  });
+}
+
+/** The signed-in, verified user holding the claim becomes admin; the claim is used up. */
+export async function claimAdmin(userId: string | undefined, token: unknown): Promise<Profile> {
+  return transaction(async (tx) => {
+    const user = userId ? await repo.findProfile(userId, tx) : undefined;
+    if (!user || user.banned) throw new UsersError('NO_USER_LOGGED_IN');
+    if ((await repo.countAdmins(tx)) > 0) throw new UsersError('ADMIN_EXISTS');
+    // Looked up by its hash: the database never holds (nor compares) the token itself.
+    if (!isWellFormedClaimToken(token) || !(await repo.hasAdminClaim(hashOf(token), tx))) throw new UsersError('CLAIM_INVALID');
+    if (!user.emailVerified) throw new UsersError('NOT_VERIFIED');
+    await repo.updateRole(user.id, 'admin', tx);
+    await repo.replaceAdminClaims(undefined, tx);
+    logger.info({ userId: user.id }, 'admin claimed with the start-up link');
+    return { ...user, role: 'admin' };
+  });
+}

@@ -1,0 +1,20 @@
+/**
+ * The server's start-up, run once before the first request is served (server.mjs warms the app up through
+ * /readyz before it listens): open and migrate the database, then the tasks that need it. A failure
+ * rejects, and the server stops instead of serving errors.
+ */
+import { config } from './config';
+import { ready } from './db';
+import type { DatabaseHandle } from './db/client';
+import { announceAdminClaim } from './modules/users/admin-claim';
+
+const state = globalThis as unknown as { __appStarted?: Promise<DatabaseHandle> };
+
+export function startUp(): Promise<DatabaseHandle> {
+  state.__appStarted ??= (async () => {
+    const handle = await ready();
+    await announceAdminClaim(config().SITE_URL);
+    return handle;
+  })();
+  return state.__appStarted;
+}

@@ -1,0 +1,33 @@
+/**
+ * Pages whose forms post to themselves, so they work before (or without) their island's script: a submit
+ * on a slow phone never turns into a GET with the password in the address bar. The middleware lets POST
+ * through to these pages only.
+ */
+export const AUTH_FORM_PAGE = '/auth';
+export const RESET_PASSWORD_FORM_PAGE = '/auth/reset-password';
+export const CHANGE_PASSWORD_FORM_PAGE = '/auth/change-password';
+export const ADMIN_CLAIM_PAGE = '/claim-admin';
+
+export const FORM_POST_PAGES: ReadonlySet<string> = new Set([
+  AUTH_FORM_PAGE,
+  RESET_PASSWORD_FORM_PAGE,
+  CHANGE_PASSWORD_FORM_PAGE,
+  ADMIN_CLAIM_PAGE,
+]);
+
+/** The hidden field that says which of a page's forms was sent. */
+export const FORM_INTENT_FIELD = 'intent';
+
+export type AuthFormIntent = 'login' | 'signup' | 'forgot' | 'reset' | 'change-password';
+
+/**
+ * What a form post left for the page to show: the message, field errors and the values to put back
+ * (never a password). The island renders from it, with or without script.
+ */
+export interface AuthFormState {
+  intent: AuthFormIntent;
+  tone: 'success' | 'error';
+  message?: string | undefined;
+  fieldErrors: Record<string, string>;
+  values: Record<string, string>;
+}
