@@ -2,15 +2,20 @@
  * /auth: "Log in" and "Sign up" tabs and "Forgot password?". Sign-up and the login of an unverified account
  * both sign the browser in and continue on /verify-email (seed section 2). Every failure shows our own
  * text (src/shared/auth-messages.ts) via the API's error code.
+ *
+ * Each form is a real `method="post"` form to /auth, so it works before this island loads (or without
+ * script): the server answers it and renders this island again with `formState`. Once hydrated, the
+ * island sends the same calls itself.
  */
 import { useEffect, useRef, useState, type SubmitEvent, type KeyboardEvent } from 'react';
 import { AUTH_MESSAGES } from '../../shared/auth-messages';
+import { AUTH_FORM_PAGE, type AuthFormState } from '../../shared/form-pages';
 import type { SessionState } from '../../stores/session';
 import { displayName } from '../../stores/session';
 import { authRequest, firstErrors } from './api';
 import { AuthProvider, useAuth } from './AuthProvider';
 import { flagLoginBanner, savedRedirect, takeRedirect, VERIFY_EMAIL_PATH } from './redirect';
-import { Alert, PasswordField, SubmitButton, TextField, linkButtonClass } from './ui';
+import { Alert, FormIntent, PasswordField, SubmitButton, TextField, linkButtonClass, useSubmitOnce } from './ui';
 
 type Tab = 'login' | 'signup';
 type View = { kind: 'tabs'; tab: Tab } | { kind: 'forgot'; email: string };
@@ -21,9 +26,11 @@ interface Props {
   initialTab?: Tab | 'forgot' | undefined;
   /** ?error= from an emailed link that failed (the /verify-email guard forwards it here when signed out). */
   linkError?: boolean | undefined;
+  /** What the server said about a form posted without script. */
+  formState?: AuthFormState | undefined;
 }
 
-export default function AuthPage({ initial, initialTab, linkError }: Props) {
+export default function AuthPage({ initial, initialTab, linkError, formState }: Props) {
   return (
     <AuthProvider initial={initial}>
       {linkError && (
@@ -31,7 +38,7 @@ export default function AuthPage({ initial, initialTab, linkError }: Props) {
           <Alert tone="error">{AUTH_MESSAGES.INVALID_LINK} If you already verified your email, just log in.</Alert>
         </div>
       )}
-      <AuthScreens initialTab={initialTab ?? 'login'} />
+      <AuthScreens initialTab={initialTab ?? 'login'} formState={formState} />
     </AuthProvider>
   );
 }
@@ -41,19 +48,26 @@ function focusFirstInvalid(form: HTMLFormElement | null) {
   requestAnimationFrame(() => form?.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus());
 }
 
-function AuthScreens({ initialTab }: { initialTab: Tab | 'forgot' }) {
+/** The server's answer to a form posted without script, for the form it belongs to. */
+const stateFor = (formState: AuthFormState | undefined, intent: AuthFormState['intent']) => (formState?.intent === intent ? formState : undefined);
+
+function AuthScreens({ initialTab, formState }: { initialTab: Tab | 'forgot'; formState: AuthFormState | undefined }) {
   const { user } = useAuth();
-  const [view, setView] = useState<View>(initialTab === 'forgot' ? { kind: 'forgot', email: '' } : { kind: 'tabs', tab: initialTab });
-  const [email, setEmail] = useState('');
+  const [view, setView] = useState<View>(
+    initialTab === 'forgot' ? { kind: 'forgot', email: formState?.values.email ?? '' } : { kind: 'tabs', tab: initialTab },
+  );
+  const [email, setEmail] = useState(stateFor(formState, 'login')?.values.email ?? '');
 
   if (user) return <AlreadySignedIn />;
-  if (view.kind === 'forgot') return <ForgotPassword initialEmail={view.email} onBack={() => setView({ kind: 'tabs', tab: 'login' })} />;
+  if (view.kind === 'forgot') {
+    return <ForgotPassword initialEmail={view.email} served={stateFor(formState, 'forgot')} onBack={() => setView({ kind: 'tabs', tab: 'login' })} />;
+  }
   return (
     <Tabs
       tab={view.tab}
       onTab={(tab) => setView({ kind: 'tabs', tab })}
-      login={<LoginForm email={email} onEmail={setEmail} onForgot={() => setView({ kind: 'forgot', email })} />}
-      signup={<SignUpForm />}
+      login={<LoginForm email={email} onEmail={setEmail} served={stateFor(formState, 'login')} onForgot={() => setView({ kind: 'forgot', email })} />}
+      signup={<SignUpForm served={stateFor(formState, 'signup')} />}
     />
   );
 }
@@ -64,7 +78,7 @@ const TABS: { id: Tab; label: string }[] = [
 ];
 
 function Tabs({ tab, onTab, login, signup }: { tab: Tab; onTab(t: Tab): void; login: React.ReactNode; signup: React.ReactNode }) {
-  const refs = useRef<Record<Tab, HTMLButtonElement | null>>({ login: null, signup: null });
+  const refs = useRef<Record<Tab, HTMLAnchorElement | null>>({ login: null, signup: null });
   // WAI-ARIA tabs: arrow keys, Home and End move between tabs (automatic activation).
   const onKeyDown = (e: KeyboardEvent) => {
     const i = TABS.findIndex((t) => t.id === tab);
@@ -79,22 +93,27 @@ function Tabs({ tab, onTab, login, signup }: { tab: Tab; onTab(t: Tab): void; lo
     <div>
       <div role="tablist" aria-label="Account" className="grid grid-cols-2 rounded-full bg-slate-100 p-1" onKeyDown={onKeyDown}>
         {TABS.map((t) => (
-          <button
+          // Links, so that without script each tab is still one click away (?tab=signup); with script
+          // they behave as WAI-ARIA tabs.
+          <a
             key={t.id}
             ref={(el) => {
               refs.current[t.id] = el;
             }}
-            type="button"
+            href={t.id === 'login' ? '/auth' : `/auth?tab=${t.id}`}
             role="tab"
             id={`auth-tab-${t.id}`}
             aria-selected={tab === t.id}
             aria-controls={`auth-panel-${t.id}`}
             tabIndex={tab === t.id ? 0 : -1}
-            onClick={() => onTab(t.id)}
-            className="h-10 rounded-full text-sm font-semibold text-slate-700 aria-selected:bg-white aria-selected:text-ink aria-selected:shadow-sm"
+            onClick={(e) => {
+              e.preventDefault();
+              onTab(t.id);
+            }}
+            className="inline-flex h-10 items-center justify-center rounded-full text-sm font-semibold text-slate-700 aria-selected:bg-white aria-selected:text-ink aria-selected:shadow-sm"
           >
             {t.label}
-          </button>
+          </a>
         ))}
       </div>
       {TABS.map((t) => (
@@ -106,16 +125,22 @@ function Tabs({ tab, onTab, login, signup }: { tab: Tab; onTab(t: Tab): void; lo
   );
 }
 
-function LoginForm({ email, onEmail, onForgot }: { email: string; onEmail(v: string): void; onForgot(): void }) {
+interface ServedProps {
+  served?: AuthFormState | undefined;
+}
+
+function LoginForm({ email, onEmail, onForgot, served }: { email: string; onEmail(v: string): void; onForgot(): void } & ServedProps) {
   const { login } = useAuth();
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const [fields, setFields] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | undefined>(served?.message);
+  const [fields, setFields] = useState<Record<string, string>>(served?.fieldErrors ?? {});
   const formRef = useRef<HTMLFormElement>(null);
+  const once = useSubmitOnce();
 
   async function submit(e: SubmitEvent) {
     e.preventDefault();
+    if (!once.begin()) return;
     setBusy(true);
     setError(undefined);
     setFields({});
@@ -130,6 +155,7 @@ function LoginForm({ email, onEmail, onForgot }: { email: string; onEmail(v: str
       window.location.assign(VERIFY_EMAIL_PATH);
       return;
     }
+    once.end();
     setBusy(false);
     const fe = res.code === 'INVALID_INPUT' ? firstErrors(res.fieldErrors) : {};
     setFields(fe);
@@ -138,14 +164,22 @@ function LoginForm({ email, onEmail, onForgot }: { email: string; onEmail(v: str
   }
 
   return (
-    <form ref={formRef} onSubmit={submit} noValidate className="space-y-4" data-testid="login-form">
+    <form ref={formRef} method="post" action={AUTH_FORM_PAGE} onSubmit={submit} noValidate className="space-y-4" data-testid="login-form">
+      <FormIntent intent="login" />
       {error && <Alert tone="error">{error}</Alert>}
       <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => onEmail(e.target.value)} error={fields.email} />
       <PasswordField label="Password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} error={fields.password} />
       <div className="flex justify-end">
-        <button type="button" onClick={onForgot} className={`text-sm ${linkButtonClass}`}>
+        <a
+          href="/auth?tab=forgot"
+          onClick={(e) => {
+            e.preventDefault();
+            onForgot();
+          }}
+          className={`text-sm ${linkButtonClass}`}
+        >
           Forgot password?
-        </button>
+        </a>
       </div>
       <SubmitButton busy={busy} busyLabel="Logging in...">
         Log in
@@ -156,13 +190,14 @@ function LoginForm({ email, onEmail, onForgot }: { email: string; onEmail(v: str
 
 const EMPTY_SIGNUP = { firstName: '', lastName: '', email: '', password: '', phone: '', website: '' };
 
-function SignUpForm() {
+function SignUpForm({ served }: ServedProps) {
   const { signup } = useAuth();
-  const [values, setValues] = useState(EMPTY_SIGNUP);
+  const [values, setValues] = useState({ ...EMPTY_SIGNUP, ...served?.values, password: '' });
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const [fields, setFields] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | undefined>(served?.message);
+  const [fields, setFields] = useState<Record<string, string>>(served?.fieldErrors ?? {});
   const formRef = useRef<HTMLFormElement>(null);
+  const once = useSubmitOnce();
   const bind = (name: keyof typeof EMPTY_SIGNUP) => ({
     name,
     value: values[name],
@@ -172,6 +207,8 @@ function SignUpForm() {
 
   async function submit(e: SubmitEvent) {
     e.preventDefault();
+    // A double-click sends one sign-up, not two.
+    if (!once.begin()) return;
     setBusy(true);
     setError(undefined);
     setFields({});
@@ -182,6 +219,7 @@ function SignUpForm() {
       window.location.assign(VERIFY_EMAIL_PATH);
       return; // stay busy while the next page loads
     }
+    once.end();
     setBusy(false);
     setFields(firstErrors(res.fieldErrors));
     setError(res.message);
@@ -189,7 +227,8 @@ function SignUpForm() {
   }
 
   return (
-    <form ref={formRef} onSubmit={submit} noValidate className="space-y-4" data-testid="signup-form">
+    <form ref={formRef} method="post" action={AUTH_FORM_PAGE} onSubmit={submit} noValidate className="space-y-4" data-testid="signup-form">
+      <FormIntent intent="signup" />
       {error && <Alert tone="error">{error}</Alert>}
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="First name" autoComplete="given-name" required {...bind('firstName')} />
@@ -217,11 +256,13 @@ function SignUpForm() {
   );
 }
 
-function ForgotPassword({ initialEmail, onBack }: { initialEmail: string; onBack(): void }) {
+function ForgotPassword({ initialEmail, onBack, served }: { initialEmail: string; onBack(): void } & ServedProps) {
   const [email, setEmail] = useState(initialEmail);
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string }>();
-  const [fieldError, setFieldError] = useState<string>();
+  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | undefined>(
+    served?.message ? { tone: served.tone, text: served.message } : undefined,
+  );
+  const [fieldError, setFieldError] = useState<string | undefined>(served?.fieldErrors.email);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
 
@@ -239,7 +280,8 @@ function ForgotPassword({ initialEmail, onBack }: { initialEmail: string; onBack
   }
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4" data-testid="forgot-form">
+    <form method="post" action={AUTH_FORM_PAGE} onSubmit={submit} noValidate className="space-y-4" data-testid="forgot-form">
+      <FormIntent intent="forgot" />
       <h2 ref={heading} tabIndex={-1} className="text-xl font-semibold text-ink">
         Reset your password
       </h2>
@@ -249,9 +291,16 @@ function ForgotPassword({ initialEmail, onBack }: { initialEmail: string; onBack
       <SubmitButton busy={busy} busyLabel="Sending...">
         Send reset link
       </SubmitButton>
-      <button type="button" onClick={onBack} className={`text-sm ${linkButtonClass}`}>
+      <a
+        href="/auth"
+        onClick={(e) => {
+          e.preventDefault();
+          onBack();
+        }}
+        className={`block text-sm ${linkButtonClass}`}
+      >
         Back to log in
-      </button>
+      </a>
     </form>
   );
 }

@@ -1,19 +1,40 @@
-/** /auth/reset-password?token=…: choose a new password. Expired, used or forged links get one clear message. */
+/**
+ * /auth/reset-password?token=…: choose a new password. Expired, used or forged links get one clear message.
+ * The form posts to this page, so it works before the island loads; `formState` is the server's answer.
+ */
 import { useState, type SubmitEvent } from 'react';
 import { AUTH_MESSAGES } from '../../shared/auth-messages';
 import { PASSWORD_MESSAGES, MIN_PASSWORD_LENGTH } from '../../shared/auth-schemas';
+import { RESET_PASSWORD_FORM_PAGE, type AuthFormState } from '../../shared/form-pages';
 import { authRequest, firstErrors } from './api';
-import { Alert, PasswordField, SubmitButton } from './ui';
+import { Alert, FormIntent, PasswordField, SubmitButton } from './ui';
+
+const INVALID_LINK_CODES = new Set(['INVALID_TOKEN', 'TOKEN_EXPIRED', 'INVALID_LINK']);
+
+type State = 'form' | 'invalid' | 'done';
+
+function initialState(token: string | undefined, linkError: boolean | undefined, served: AuthFormState | undefined): State {
+  if (linkError || !token) return 'invalid';
+  if (served?.tone === 'success') return 'done';
+  if (served?.message === AUTH_MESSAGES.INVALID_LINK) return 'invalid';
+  return 'form';
+}
 
 const buttonClass = 'inline-flex h-11 items-center justify-center rounded-full bg-brand-600 px-5 text-sm font-semibold text-white hover:bg-brand-700';
 
-export default function ResetPassword({ token, linkError }: { token?: string | undefined; linkError?: boolean | undefined }) {
+interface Props {
+  token?: string | undefined;
+  linkError?: boolean | undefined;
+  formState?: AuthFormState | undefined;
+}
+
+export default function ResetPassword({ token, linkError, formState }: Props) {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [busy, setBusy] = useState(false);
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
-  const [state, setState] = useState<'form' | 'invalid' | 'done'>(linkError || !token ? 'invalid' : 'form');
+  const [fields, setFields] = useState<Record<string, string>>(formState?.fieldErrors ?? {});
+  const [error, setError] = useState<string | undefined>(formState?.tone === 'error' ? formState.message : undefined);
+  const [state, setState] = useState<State>(initialState(token, linkError, formState));
 
   if (state === 'invalid') {
     return (
@@ -50,13 +71,15 @@ export default function ResetPassword({ token, linkError }: { token?: string | u
     const res = await authRequest('/reset-password', { token, newPassword: password });
     setBusy(false);
     if (res.ok) return setState('done');
-    if (res.code === 'INVALID_TOKEN' || res.code === 'TOKEN_EXPIRED' || res.code === 'INVALID_LINK') return setState('invalid');
+    if (INVALID_LINK_CODES.has(res.code)) return setState('invalid');
     setFields(firstErrors(res.fieldErrors));
     if (!res.fieldErrors?.newPassword) setError(res.message);
   }
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4" data-testid="reset-form">
+    <form method="post" action={RESET_PASSWORD_FORM_PAGE} onSubmit={submit} noValidate className="space-y-4" data-testid="reset-form">
+      <FormIntent intent="reset" />
+      <input type="hidden" name="token" value={token} />
       {error && <Alert tone="error">{error}</Alert>}
       <PasswordField label="New password" name="newPassword" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={fields.newPassword} hint="At least 6 characters." />
       <PasswordField label="Confirm new password" name="confirmPassword" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={fields.confirmPassword} />

@@ -1,5 +1,6 @@
 /** Form pieces shared by the auth pages and the settings dialog: labelled inputs with their error line. */
-import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { FORM_INTENT_FIELD, type AuthFormIntent } from '../../shared/form-pages';
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
@@ -108,3 +109,26 @@ export function SubmitButton({ busy, busyLabel, children, disabled }: { busy: bo
 }
 
 export const linkButtonClass = 'font-semibold text-brand-700 underline-offset-2 hover:underline disabled:text-slate-500';
+
+/** Which form a post without script came from (src/server/auth/form-posts.ts). */
+export function FormIntent({ intent }: { intent: AuthFormIntent }) {
+  return <input type="hidden" name={FORM_INTENT_FIELD} value={intent} />;
+}
+
+/**
+ * One submit at a time: a second click before React re-renders the disabled button would otherwise
+ * send the form twice (a double-clicked sign-up). `begin()` is false while one is under way.
+ */
+export function useSubmitOnce() {
+  const busy = useRef(false);
+  return {
+    begin() {
+      if (busy.current) return false;
+      busy.current = true;
+      return true;
+    },
+    end() {
+      busy.current = false;
+    },
+  };
+}

@@ -4,21 +4,14 @@
  * it is labelled by its heading.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import { AUTH_MESSAGES } from '../../shared/auth-messages';
+import { useEffect, useId, useRef } from 'react';
 import { $session, displayName } from '../../stores/session';
-import { authRequest } from '../auth/api';
-import { Alert, PasswordField } from '../auth/ui';
-import { changePasswordFailureText, validateNewPassword } from './validate';
+import ChangePasswordForm from './ChangePasswordForm';
 
 export default function SettingsDialog({ onClosed }: { onClosed(): void }) {
   const { user } = useStore($session);
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const [newPassword, setNewPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string }>();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -26,22 +19,6 @@ export default function SettingsDialog({ onClosed }: { onClosed(): void }) {
   }, []);
 
   if (!user) return null;
-
-  async function submit(e: SubmitEvent) {
-    e.preventDefault();
-    setMessage(undefined);
-    const invalid = validateNewPassword(newPassword, confirmPassword);
-    if (invalid) return setMessage({ tone: 'error', text: invalid });
-    setBusy(true);
-    const res = await authRequest('/account/change-password', { newPassword, confirmPassword });
-    setBusy(false);
-    if (res.ok) {
-      setNewPassword('');
-      setConfirmPassword('');
-      return setMessage({ tone: 'success', text: AUTH_MESSAGES.PASSWORD_UPDATED });
-    }
-    setMessage({ tone: 'error', text: changePasswordFailureText(res) });
-  }
 
   const rows: [string, string][] = [
     ['Name', displayName(user)],
@@ -83,21 +60,9 @@ export default function SettingsDialog({ onClosed }: { onClosed(): void }) {
             </div>
           ))}
         </dl>
-        <form onSubmit={submit} noValidate className="space-y-4 border-t border-slate-200 pt-5" aria-labelledby={`${titleId}-pw`}>
-          <h3 id={`${titleId}-pw`} className="font-semibold">
-            Change password
-          </h3>
-          {message && <Alert tone={message.tone}>{message.text}</Alert>}
-          <PasswordField label="New password" name="newPassword" autoComplete="new-password" required value={newPassword} onChange={(e) => setNewPassword(e.target.value)} />
-          <PasswordField label="Confirm new password" name="confirmPassword" autoComplete="new-password" required value={confirmPassword} onChange={(e) => setConfirmPassword(e.target.value)} />
-          <button
-            type="submit"
-            disabled={busy || !newPassword || !confirmPassword}
-            className="inline-flex h-11 w-full items-center justify-center rounded-full bg-brand-600 px-5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400"
-          >
-            {busy ? 'Updating...' : 'Update password'}
-          </button>
-        </form>
+        <div className="border-t border-slate-200 pt-5">
+          <ChangePasswordForm heading={{ id: `${titleId}-pw`, level: 3, className: 'font-semibold' }} />
+        </div>
       </div>
     </dialog>
   );
