@@ -38,9 +38,10 @@ const tagSchema = z
   .max(MAX_TAG_LENGTH)
   .regex(/^[\p{L}\p{N}][\p{L}\p{N} &+#.'_-]*$/u);
 
+/** A rejected value is not kept: the 400 page says what is wrong without repeating a stranger's text. */
 export type ArticlesQuery =
   | { ok: true; page: number; tag: string | undefined }
-  | { ok: false; field: 'page' | 'tag'; message: string; value: string };
+  | { ok: false; field: 'page' | 'tag'; message: string };
 
 /** `?page=` (absent or empty → 1) and `?tag=` (absent or empty → no filter) of /articles. */
 export function parseArticlesQuery(params: URLSearchParams): ArticlesQuery {
@@ -48,14 +49,14 @@ export function parseArticlesQuery(params: URLSearchParams): ArticlesQuery {
   let page = 1;
   if (rawPage !== null && rawPage !== '') {
     const parsed = pageSchema.safeParse(rawPage);
-    if (!parsed.success) return { ok: false, field: 'page', message: PAGE_ERROR, value: rawPage };
+    if (!parsed.success) return { ok: false, field: 'page', message: PAGE_ERROR };
     page = parsed.data;
   }
   const rawTag = params.get('tag');
   let tag: string | undefined;
   if (rawTag !== null && rawTag.trim() !== '') {
     const parsed = tagSchema.safeParse(rawTag);
-    if (!parsed.success) return { ok: false, field: 'tag', message: TAG_ERROR, value: rawTag };
+    if (!parsed.success) return { ok: false, field: 'tag', message: TAG_ERROR };
     tag = parsed.data;
   }
   return { ok: true, page, tag };
@@ -66,8 +67,12 @@ export function pageCount(total: number, perPage: number): number {
   return Math.max(1, Math.ceil(total / perPage));
 }
 
-/** Shows at most this much of a rejected value back to the visitor (always escaped by the template). */
-export function echoValue(value: string, max = 60): string {
-  const chars = Array.from(value);
-  return chars.length > max ? `${chars.slice(0, max).join('')}…` : value;
+/**
+ * Whether /articles has this page: not past the last one, and not for a tag that no published article
+ * carries (`total` counts the articles with that tag). Otherwise the answer is the 404 page, which neither
+ * repeats the tag nor lets a stranger's query fill the route cache.
+ */
+export function articlesPageExists(query: { page: number; tag: string | undefined }, total: number, perPage: number): boolean {
+  if (query.tag !== undefined && total === 0) return false;
+  return query.page <= pageCount(total, perPage);
 }

@@ -40,4 +40,40 @@ test.describe('malformed query strings answer a clear 400, never a 500', () => {
     const response = await page.goto('/articles?page=999');
     expect(response?.status()).toBe(404);
   });
+
+  test('the 400 page says what is wrong without repeating the rejected value', async ({ request }) => {
+    for (const [query, title] of [
+      ['page=zebra42', 'Invalid page number'],
+      [`tag=${encodeURIComponent('zebra<unicorn>')}`, 'Invalid tag'],
+    ]) {
+      const res = await request.get(`/articles?${query}`);
+      expect(res.status(), query).toBe(400);
+      const html = await res.text();
+      expect(html, query).toContain(title);
+      expect(html.toLowerCase(), query).not.toContain('zebra');
+    }
+  });
+});
+
+test.describe('article tags', () => {
+  const knownTag = DEMO_ARTICLES.find((a) => a.published)!.tags[0]!;
+
+  test('a known tag lists its articles', async ({ page }) => {
+    const response = await page.goto(`/articles?${new URLSearchParams({ tag: knownTag })}`);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Articles tagged “${knownTag}”`);
+    await expect(page.locator('[data-card="article"]').first()).toBeVisible();
+  });
+
+  test('an unknown tag answers the 404 page, never repeats the tag and is never cached', async ({ request }) => {
+    const tag = 'zebra-unicorn-42';
+    // The route cache stores a URL with a query the second time it is asked for: a third request would hit.
+    for (let i = 1; i <= 3; i++) {
+      const res = await request.get(`/articles?tag=${tag}`);
+      expect(res.status(), `request ${i}`).toBe(404);
+      expect(await res.text(), `request ${i}`).not.toMatch(/zebra|unicorn/i);
+      expect(res.headers()['cache-control'], `request ${i}`).toContain('no-store');
+      expect(res.headers()['x-astro-cache'], `request ${i}`).not.toBe('HIT');
+    }
+  });
 });

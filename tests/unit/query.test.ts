@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TAG_LENGTH, PAGE_ERROR, echoValue, pageCount, parseArticlesQuery, parseRouteId } from '../../src/shared/query';
+import { MAX_TAG_LENGTH, PAGE_ERROR, TAG_ERROR, articlesPageExists, pageCount, parseArticlesQuery, parseRouteId } from '../../src/shared/query';
 
 const q = (s: string) => parseArticlesQuery(new URLSearchParams(s));
 
@@ -29,10 +29,27 @@ describe('articles query', () => {
     expect(q(`tag=${'a'.repeat(MAX_TAG_LENGTH)}`)).toMatchObject({ ok: true });
     expect(q(`tag=${'a'.repeat(MAX_TAG_LENGTH + 1)}`)).toMatchObject({ ok: false, field: 'tag' });
   });
-  it('keeps the rejected value for an escaped echo, shortened', () => {
-    const r = q(`tag=${encodeURIComponent('<b>')}`);
-    expect(r.ok ? '' : r.value).toBe('<b>');
-    expect(echoValue('x'.repeat(100))).toBe(`${'x'.repeat(60)}…`);
+  it('says what is wrong without keeping the stranger\'s text', () => {
+    expect(q(`tag=${encodeURIComponent('zebra<unicorn>')}`)).toEqual({ ok: false, field: 'tag', message: TAG_ERROR });
+    expect(q('page=zebra42')).toEqual({ ok: false, field: 'page', message: PAGE_ERROR });
+    expect(`${TAG_ERROR} ${PAGE_ERROR}`).not.toMatch(/zebra/i);
+  });
+});
+
+describe('articles page exists', () => {
+  const PER_PAGE = 12;
+  it('the first page always exists without a tag, even with no articles', () => {
+    expect(articlesPageExists({ page: 1, tag: undefined }, 0, PER_PAGE)).toBe(true);
+    expect(articlesPageExists({ page: 1, tag: undefined }, 30, PER_PAGE)).toBe(true);
+  });
+  it('a page past the last one does not', () => {
+    expect(articlesPageExists({ page: 3, tag: undefined }, 30, PER_PAGE)).toBe(true);
+    expect(articlesPageExists({ page: 4, tag: undefined }, 30, PER_PAGE)).toBe(false);
+    expect(articlesPageExists({ page: 2, tag: 'crm' }, 12, PER_PAGE)).toBe(false);
+  });
+  it('a tag no published article carries does not, on any page', () => {
+    expect(articlesPageExists({ page: 1, tag: 'zebra-unicorn-42' }, 0, PER_PAGE)).toBe(false);
+    expect(articlesPageExists({ page: 1, tag: 'crm' }, 1, PER_PAGE)).toBe(true);
   });
 });
 

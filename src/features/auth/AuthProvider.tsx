@@ -4,8 +4,7 @@
  * Role changes (promote) and profile edits are server-side only in this product (PRODUCT.md), so they
  * are not offered here.
  */
-import { useStore } from '@nanostores/react';
-import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { AUTH_MESSAGES } from '../../shared/auth-messages';
 import { $session, loadSession, signOut, toSessionUser, type SessionState, type SessionUser } from '../../stores/session';
 import { authRequest, type AuthResult } from './api';
@@ -40,13 +39,35 @@ const AuthContext = createContext<AuthContextValue | null>(null);
 
 const fail = (code: string, message: string) => ({ ok: false as const, status: 0, code, message });
 
-export function AuthProvider({ children, initial }: { children: ReactNode; initial?: SessionState | undefined }) {
-  // The page read the session on the server: seed the store so the form renders at once, without a flash.
-  if (initial && $session.get().status === 'loading') $session.set(initial);
-  const session = useStore($session);
+const LOADING: SessionState = { status: 'loading' };
+const subscribe = (onChange: () => void) => $session.listen(onChange);
+
+/**
+ * The session this island shows. On the server, and in the browser's first (hydrating) render, it is only
+ * the request's own `initial`: the store is one module object that every server request shares, so it must
+ * be neither read nor written there. After hydration it is the store, which `initial` seeds (no second
+ * request, no flash) so the navbar and this island agree.
+ */
+function useSession(initial: SessionState | undefined): SessionState {
+  const session = useSyncExternalStore(
+    subscribe,
+    () => {
+      const current = $session.get();
+      return current.status === 'loading' && initial ? initial : current;
+    },
+    () => initial ?? LOADING,
+  );
+  useEffect(() => {
+    if (initial && $session.get().status === 'loading') $session.set(initial);
+  }, [initial]);
   useEffect(() => {
     if (session.status === 'loading') void loadSession();
   }, [session.status]);
+  return session;
+}
+
+export function AuthProvider({ children, initial }: { children: ReactNode; initial?: SessionState | undefined }) {
+  const session = useSession(initial);
 
   const value = useMemo<AuthContextValue>(
     () => ({
@@ -65,7 +86,7 @@ export function AuthProvider({ children, initial }: { children: ReactNode; initi
       logout: signOut,
       changePassword: (newPassword, confirmPassword) => authRequest('/account/change-password', { newPassword, confirmPassword }),
       async sendVerificationEmail(email) {
-        const address = email ?? $session.get().user?.email;
+        const address = email ?? session.user?.email;
         if (!address) return fail('NO_USER_LOGGED_IN', AUTH_MESSAGES.NO_USER_LOGGED_IN);
         return authRequest('/send-verification-email', { email: address });
       },
