@@ -1,0 +1,101 @@
+/**
+ * Who becomes admin on a new site (issue 7): the seed's first-verified-user rule stays; otherwise only
+ * the owner, with the one-time claim link the server prints while no admin exists, or an admin.
+ */
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { adminClaims, users } from '../../src/server/db/schema';
+import { adminClaimStatus, claimAdmin, claimUrl, issueAdminClaim } from '../../src/server/modules/users/admin-claim';
+import { makeAdminByEmail, promote } from '../../src/server/modules/users/service';
+import { createAuthHarness, type AuthHarness } from '../support/auth';
+
+let h: AuthHarness;
+beforeEach(async () => {
+  h = await createAuthHarness();
+});
+afterEach(() => h.close());
+
+const refusal = (code: string) => expect.objectContaining({ name: 'UsersError', code });
+const admins = async () => (await h.handle.db.select().from(users).where(eq(users.role, 'admin'))).map((u) => u.email);
+
+/** A new site where a stranger signed up (and verified) before the owner: no automatic admin. */
+async function strangerFirst() {
+  await h.signUp({ email: 'stranger@example.com' });
+  await h.signUp({ email: 'owner@example.com' });
+  await h.click(await h.verificationLinkFor('stranger@example.com'));
+  return { stranger: (await h.userByEmail('stranger@example.com'))!, owner: (await h.userByEmail('owner@example.com'))! };
+}
+
+describe('the one-time admin claim', () => {
+  it('the owner holding the link becomes admin, once; the stranger without it cannot', async () => {
+    const { stranger, owner } = await strangerFirst();
+    const token = (await issueAdminClaim())!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(claimUrl('http://localhost:4321', token)).toBe(`http://localhost:4321/claim-admin?token=${token}`);
+    // Only its hash is stored.
+    expect((await h.handle.db.select().from(adminClaims)).map((c) => c.tokenHash)).not.toContain(token);
+
+    await expect(claimAdmin(stranger.id, 'x'.repeat(43))).rejects.toEqual(refusal('CLAIM_INVALID'));
+    await expect(promote(stranger.id, stranger.id)).rejects.toEqual(refusal('NOT_ALLOWED'));
+    // Not before the owner verifies their email.
+    await expect(claimAdmin(owner.id, token)).rejects.toEqual(refusal('NOT_VERIFIED'));
+    await h.click(await h.verificationLinkFor('owner@example.com'));
+
+    expect(await adminClaimStatus(token)).toBe('valid');
+    expect((await claimAdmin(owner.id, token)).role).toBe('admin');
+    expect(await admins()).toEqual(['owner@example.com']);
+
+    // Used up: nobody can use it again, and the claim table is empty.
+    await expect(claimAdmin(stranger.id, token)).rejects.toEqual(refusal('ADMIN_EXISTS'));
+    expect(await adminClaimStatus(token)).toBe('admin-exists');
+    expect(await h.handle.db.select().from(adminClaims)).toEqual([]);
+    expect(await admins()).toEqual(['owner@example.com']);
+  });
+
+  it('two verified users racing with the same link: exactly one becomes admin', async () => {
+    const { stranger, owner } = await strangerFirst();
+    await h.click(await h.verificationLinkFor('owner@example.com'));
+    const token = (await issueAdminClaim())!;
+    const results = await Promise.allSettled([claimAdmin(owner.id, token), claimAdmin(stranger.id, token)]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(await admins()).toHaveLength(1);
+  });
+
+  it('a restart prints a new link and the old one stops working', async () => {
+    const { owner } = await strangerFirst();
+    await h.click(await h.verificationLinkFor('owner@example.com'));
+    const first = (await issueAdminClaim())!;
+    const second = (await issueAdminClaim())!;
+    expect(second).not.toBe(first);
+    expect(await adminClaimStatus(first)).toBe('invalid');
+    await expect(claimAdmin(owner.id, first)).rejects.toEqual(refusal('CLAIM_INVALID'));
+    expect((await claimAdmin(owner.id, second)).role).toBe('admin');
+  });
+
+  it('no link while an admin exists; the first-verified-user rule and create-admin end an earlier one', async () => {
+    await h.signUp({ email: 'early@example.com' });
+    const token = (await issueAdminClaim())!;
+    // The only account verifies: the seed's rule makes it admin, and the claim dies with it.
+    await h.click(await h.verificationLinkFor('early@example.com'));
+    expect(await admins()).toEqual(['early@example.com']);
+    expect(await h.handle.db.select().from(adminClaims)).toEqual([]);
+    expect(await issueAdminClaim()).toBeUndefined();
+    expect(await adminClaimStatus(token)).toBe('admin-exists');
+
+    // With no admin left (an operator changed roles by hand), create-admin also ends a pending claim.
+    await h.handle.db.update(users).set({ role: 'user' });
+    expect(await issueAdminClaim()).toBeDefined();
+    await makeAdminByEmail('early@example.com');
+    expect(await h.handle.db.select().from(adminClaims)).toEqual([]);
+  });
+
+  it('refuses malformed tokens without a lookup, and signed-out or disabled users', async () => {
+    await strangerFirst();
+    const token = (await issueAdminClaim())!;
+    for (const bad of [undefined, '', 'short', `${token}x`, { token }]) expect(await adminClaimStatus(bad)).toBe('invalid');
+    await expect(claimAdmin(undefined, token)).rejects.toEqual(refusal('NO_USER_LOGGED_IN'));
+    const stranger = (await h.userByEmail('stranger@example.com'))!;
+    await h.handle.db.update(users).set({ banned: true }).where(eq(users.id, stranger.id));
+    await expect(claimAdmin(stranger.id, token)).rejects.toEqual(refusal('NO_USER_LOGGED_IN'));
+  });
+});
