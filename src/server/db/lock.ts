@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { OWNER_ONLY_DIR, OWNER_ONLY_FILE } from '../data-dir';
 
 export class DataDirLockedError extends Error {
   constructor(
@@ -33,11 +34,11 @@ export interface DataDirLock {
 }
 
 export function acquireDataDirLock(dataDir: string): DataDirLock {
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: OWNER_ONLY_DIR });
   const lockPath = path.join(dataDir, 'db.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx', mode: OWNER_ONLY_FILE });
       let released = false;
       const release = () => {
         if (released) return;
