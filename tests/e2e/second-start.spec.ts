@@ -51,5 +51,5 @@ test('a second start on the same data folder exits with a clear message and the 
   const after = await fetch(`http://127.0.0.1:${port}/services`);
   expect(after.status).toBe(200);
   expect(await after.text()).toBe(before);
-  expect(fs.readFileSync(path.join(dataDir, 'db.lock'), 'utf8').trim()).toBe(String(first.pid));
+  expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'db.lock'), 'utf8'))).toMatchObject({ pid: first.pid });
 });
