@@ -1,6 +1,6 @@
-// Production entry: open and migrate the database, warm the app up on a private loopback port, and only
-// then listen for visitors — so the first visitor does not pay start-up, and a failed migration or a
-// locked data folder stops the process instead of serving errors.
+// Production entry: check the port is free, open and migrate the database, warm the app up on a private
+// loopback port, and only then listen for visitors — so the first visitor does not pay start-up, and a
+// taken port, a failed migration or a locked data folder stops the process instead of serving errors.
 //
 // Request order: refuse malformed URLs → route-cache hits (stored with their full headers) → baseline
 // security headers → refuse oversize bodies → built files from memory → Astro (middleware, pages,
@@ -12,8 +12,12 @@ import https from 'node:https';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
+import { exitUnlessListenable, listenAddress, listenFailure } from './scripts/listen-address.mjs';
 
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
+// Before anything is loaded or opened: a taken port is one line, and DATA_DIR is left untouched.
+const address = listenAddress();
+await exitUnlessListenable(address);
 // Migrations ship next to this file: the server may be started from any working directory.
 process.env.MIGRATIONS_DIR ??= fileURLToPath(new URL('./drizzle', import.meta.url));
 
@@ -247,9 +251,13 @@ server.on('clientError', (err, socket) => {
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 });
 
-const port = Number(process.env.PORT ?? 4321);
-const host = process.env.HOST ?? 'localhost';
-server.listen(port, host, () => {
+// The port was free at start-up, but another program may have taken it during the warm-up.
+server.once('error', async (err) => {
+  console.error(listenFailure(err, address));
+  await globalThis[Symbol.for('agency.closeDatabase')]?.().catch(() => {}); // src/server/db/index.ts
+  process.exit(1);
+});
+server.listen(address.port, address.host, () => {
   const scheme = server instanceof https.Server ? 'https' : 'http';
-  console.log(JSON.stringify({ level: 'info', msg: `Listening on ${scheme}://${host}:${port}` }));
+  console.log(JSON.stringify({ level: 'info', msg: `Listening on ${scheme}://${address.host}:${address.port}` }));
 });

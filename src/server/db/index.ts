@@ -7,6 +7,12 @@ import { secureDataDir } from '../data-dir';
 import { logger } from '../logger';
 import { openDatabase, targetFromConfig, type Database, type DatabaseHandle } from './client';
 
+/**
+ * server.mjs closes the database through this process-wide symbol when it cannot listen after the warm-up;
+ * the name is repeated there, keep both in step.
+ */
+export const CLOSE_DATABASE_SYMBOL = Symbol.for('agency.closeDatabase');
+
 const state = globalThis as unknown as { __appDb?: Promise<DatabaseHandle>; __appDbHandle?: DatabaseHandle };
 
 let shutdownHooked = false;
@@ -39,6 +45,7 @@ export function ready(): Promise<DatabaseHandle> {
     const handle = await openConfiguredDatabase(config());
     await handle.migrate();
     closeOnSignals(handle);
+    Reflect.set(globalThis, CLOSE_DATABASE_SYMBOL, () => handle.close());
     state.__appDbHandle = handle;
     return handle;
   })();
