@@ -13,9 +13,9 @@ export const OWNER_ONLY_FILE = 0o600;
 export class DataDirPermissionError extends Error {}
 
 /**
- * Makes every file this process creates from now on owner-only (PGlite creates its files with 0666 and
- * leaves the rest to the umask), then tightens what is already in the folder: an install made before, or
- * by a shell with a loose umask. Call before anything opens or writes the folder.
+ * Makes every file and folder this process creates from now on owner-only (umask 077; PGlite's own chmods
+ * are handled by db/owner-only-fs.ts), then tightens what is already in the folder: an install made
+ * before, or by a shell with a loose umask. Call before anything opens or writes the folder.
  */
 export function secureDataDir(dataDir: string) {
   // Only the main thread may change the umask; the app never runs in a worker (tests may).
