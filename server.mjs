@@ -1,10 +1,10 @@
-// Production entry: open and migrate the database, warm the app up on a private loopback port, and only
-// then listen for visitors — so the first visitor does not pay start-up, and a failed migration or a
-// locked data folder stops the process instead of serving errors.
+// Production entry: check the port is free, open and migrate the database, warm the app up on a private
+// loopback port, and only then listen for visitors — so the first visitor does not pay start-up, and a
+// taken port, a failed migration or a locked data folder stops the process instead of serving errors.
 //
-// Request order: refuse malformed URLs → route-cache hits (stored with their full headers) → baseline
-// security headers → refuse oversize bodies → built files from memory → Astro (middleware, pages,
-// endpoints). See docs/decisions/002.
+// Request order: refuse methods the site does not serve → refuse malformed URLs → route-cache hits (stored
+// with their full headers) → baseline security headers → refuse oversize bodies → built files from memory →
+// Astro (middleware, pages, endpoints). See docs/decisions/002.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -12,8 +12,12 @@ import https from 'node:https';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
+import { exitUnlessListenable, listenAddress, listenFailure } from './scripts/listen-address.mjs';
 
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
+// Before anything is loaded or opened: a taken port is one line, and DATA_DIR is left untouched.
+const address = listenAddress();
+await exitUnlessListenable(address);
 // Migrations ship next to this file: the server may be started from any working directory.
 process.env.MIGRATIONS_DIR ??= fileURLToPath(new URL('./drizzle', import.meta.url));
 
@@ -170,17 +174,43 @@ function serveCacheHit(req, res) {
   return true;
 }
 
+const PLAIN_ERROR_HEADERS = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' };
+
 function plainError(res, status, text, extra = {}) {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...extra });
+  res.writeHead(status, { ...PLAIN_ERROR_HEADERS, ...extra });
   res.end(text);
 }
 
+const BASELINE_HEADERS_HTTPS = { ...BASELINE_HEADERS, 'Strict-Transport-Security': HSTS };
+const baselineHeaders = (socket) => (siteIsHttps || socket.encrypted ? BASELINE_HEADERS_HTTPS : BASELINE_HEADERS);
+
 function setBaselineHeaders(req, res) {
-  for (const [name, value] of Object.entries(BASELINE_HEADERS)) res.setHeader(name, value);
-  if (siteIsHttps || req.socket.encrypted) res.setHeader('Strict-Transport-Security', HSTS);
+  for (const [name, value] of Object.entries(baselineHeaders(req.socket))) res.setHeader(name, value);
 }
 
+// ---- Methods: the adapter turns every request into a fetch Request, which throws on TRACE, TRACK and
+// CONNECT (a 500), and no route serves methods beyond these. The rest are refused before anything runs.
+const SERVED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const METHOD_NOT_ALLOWED = 'Method not allowed.';
+const ALLOW = { Allow: [...SERVED_METHODS].join(', ') };
+
+/** The same 405 written to the socket, for requests that never get a response object: CONNECT, and methods
+ * Node's HTTP parser does not know. */
+function refuseMethodOnSocket(socket) {
+  const headers = { ...baselineHeaders(socket), ...PLAIN_ERROR_HEADERS, ...ALLOW, Connection: 'close', 'Content-Length': METHOD_NOT_ALLOWED.length };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${head}\r\n${METHOD_NOT_ALLOWED}`);
+}
+
+/** A well-formed request line whose method Node's parser does not know (TRACK, lowercase `get`, …). */
+const UNKNOWN_METHOD_REQUEST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ \S+ HTTP\/1\.[01]\r?\n/;
+
 function listener(req, res) {
+  if (!SERVED_METHODS.has(req.method)) {
+    setBaselineHeaders(req, res);
+    plainError(res, 405, METHOD_NOT_ALLOWED, ALLOW);
+    return;
+  }
   let pathname;
   try {
     // A malformed percent-encoding (/%E0%A4%A) is the client's error: answer 400 before any router sees it.
@@ -243,13 +273,23 @@ server.on('clientError', (err, socket) => {
     socket.destroy();
     return;
   }
+  if (err.code === 'HPE_INVALID_METHOD' && UNKNOWN_METHOD_REQUEST.test(err.rawPacket?.toString('latin1') ?? '')) {
+    refuseMethodOnSocket(socket);
+    return;
+  }
   const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 });
+// Without a listener Node drops a CONNECT request's connection without an answer.
+server.on('connect', (_req, socket) => refuseMethodOnSocket(socket));
 
-const port = Number(process.env.PORT ?? 4321);
-const host = process.env.HOST ?? 'localhost';
-server.listen(port, host, () => {
+// The port was free at start-up, but another program may have taken it during the warm-up.
+server.once('error', async (err) => {
+  console.error(listenFailure(err, address));
+  await globalThis[Symbol.for('agency.closeDatabase')]?.().catch(() => {}); // src/server/db/index.ts
+  process.exit(1);
+});
+server.listen(address.port, address.host, () => {
   const scheme = server instanceof https.Server ? 'https' : 'http';
-  console.log(JSON.stringify({ level: 'info', msg: `Listening on ${scheme}://${host}:${port}` }));
+  console.log(JSON.stringify({ level: 'info', msg: `Listening on ${scheme}://${address.host}:${address.port}` }));
 });

@@ -1,11 +1,12 @@
 /**
- * Shared start-up for CLI scripts: validated config, the database opened under the data-folder lock,
- * and clear one-line failures (locked folder, bad config) instead of stack traces.
+ * Shared start-up for CLI scripts: validated config, the data folder made owner-only, the database opened
+ * under the data-folder lock, and clear one-line failures (locked folder, bad config) instead of stack traces.
  */
 import { fileURLToPath } from 'node:url';
 import { ConfigError, config, type AppConfig } from '../src/server/config';
-import { useDatabaseHandle } from '../src/server/db';
-import { openDatabase, targetFromConfig, type DatabaseHandle } from '../src/server/db/client';
+import { DataDirPermissionError } from '../src/server/data-dir';
+import { openConfiguredDatabase, useDatabaseHandle } from '../src/server/db';
+import type { DatabaseHandle } from '../src/server/db/client';
 import { DataDirLockedError } from '../src/server/db/lock';
 
 // Migrations ship with the project: scripts may be run from any working directory.
@@ -17,15 +18,17 @@ export async function runWithDatabase(task: (ctx: { cfg: AppConfig; handle: Data
   let handle: DatabaseHandle | undefined;
   try {
     const cfg = config();
-    handle = await openDatabase(targetFromConfig(cfg));
+    handle = await openConfiguredDatabase(cfg);
     await handle.migrate();
     useDatabaseHandle(handle);
     await task({ cfg, handle });
     await handle.close();
   } catch (err) {
     await handle?.close().catch(() => {});
-    if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof UsageError) {
-      console.error(err.message);
+    // Failures the user can fix: the message says everything, a stack trace would only bury it.
+    const expected = [ConfigError, DataDirLockedError, DataDirPermissionError, UsageError];
+    if (expected.some((kind) => err instanceof kind)) {
+      console.error((err as Error).message);
     } else {
       console.error(err);
     }

@@ -1,9 +1,10 @@
-// `npm start`: build when the sources are newer than the last build, prepare the database in its own
-// process, then run the server. Each step's failure stops the chain with its own message.
+// `npm start`: check the port, build when the sources are newer than the last build, prepare the database
+// in its own process, then run the server. Each step's failure stops the chain with its own message.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isBuildStale } from './build-freshness.mjs';
+import { exitUnlessListenable } from './listen-address.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from './server-process.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -13,6 +14,8 @@ function run(args, extraEnv = {}) {
   const result = spawnSync(process.execPath, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
+
+await exitUnlessListenable();
 
 const stamp = path.join(root, 'dist', '.build-stamp');
 if (isBuildStale(root, stamp)) {

@@ -26,6 +26,8 @@ describe('mail without SMTP_URL', () => {
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/\.eml$/);
     const file = path.join(dataDir, 'outbox', files[0]!);
+    // Owner-only: the messages hold live sign-in links.
+    expect(fs.statSync(path.join(dataDir, 'outbox')).mode & 0o777).toBe(0o700);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const eml = fs.readFileSync(file, 'utf8');
     expect(eml).toMatch(/^From: Agency <no-reply@example\.test>\r$/m);

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { OWNER_ONLY_DIR, OWNER_ONLY_FILE } from '../data-dir';
 
 export function resolveAuthSecret(cfg: { AUTH_SECRET?: string | undefined; dataDir: string }): string {
   if (cfg.AUTH_SECRET) return cfg.AUTH_SECRET;
@@ -17,10 +18,10 @@ export function resolveAuthSecret(cfg: { AUTH_SECRET?: string | undefined; dataD
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
   const secret = randomBytes(48).toString('base64url');
-  fs.mkdirSync(cfg.dataDir, { recursive: true });
+  fs.mkdirSync(cfg.dataDir, { recursive: true, mode: OWNER_ONLY_DIR });
   // 'wx' fails if another process created it meanwhile; then that one's secret wins.
   try {
-    fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(file, `${secret}\n`, { mode: OWNER_ONLY_FILE, flag: 'wx' });
     return secret;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return fs.readFileSync(file, 'utf8').trim();

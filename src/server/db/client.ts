@@ -12,6 +12,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { logger } from '../logger';
 import { acquireDataDirLock, type DataDirLock } from './lock';
+import { OwnerOnlyNodeFS } from './owner-only-fs';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -69,7 +70,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   if (target.kind === 'pglite') {
     lock = acquireDataDirLock(target.dataDir);
     try {
-      client = await PGlite.create(path.join(target.dataDir, 'pgdata'), { startParams: SMALL_BUFFER_POOL });
+      client = await PGlite.create({ fs: new OwnerOnlyNodeFS(path.join(target.dataDir, 'pgdata')), startParams: SMALL_BUFFER_POOL });
     } catch (e) {
       lock.release();
       throw e;

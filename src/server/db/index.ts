@@ -2,9 +2,16 @@
  * The process-wide database handle. The server opens it once at start-up (see server.mjs warm-up and
  * middleware `ready()`), never lazily on a visitor's request; tests install their own handle.
  */
-import { config } from '../config';
+import { config, type AppConfig } from '../config';
+import { secureDataDir } from '../data-dir';
 import { logger } from '../logger';
 import { openDatabase, targetFromConfig, type Database, type DatabaseHandle } from './client';
+
+/**
+ * server.mjs closes the database through this process-wide symbol when it cannot listen after the warm-up;
+ * the name is repeated there, keep both in step.
+ */
+export const CLOSE_DATABASE_SYMBOL = Symbol.for('agency.closeDatabase');
 
 const state = globalThis as unknown as { __appDb?: Promise<DatabaseHandle>; __appDbHandle?: DatabaseHandle };
 
@@ -23,12 +30,22 @@ function closeOnSignals(handle: DatabaseHandle) {
   process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
+/**
+ * Every process that uses DATA_DIR — the server (ready() below), migrate and the CLI scripts — opens its
+ * database here, so the data folder is made owner-only before anything in it is opened or written.
+ */
+export async function openConfiguredDatabase(cfg: AppConfig): Promise<DatabaseHandle> {
+  secureDataDir(cfg.dataDir);
+  return openDatabase(targetFromConfig(cfg));
+}
+
 /** Opens (once) and migrates the configured database. Rejects — and the server must stop — on failure. */
 export function ready(): Promise<DatabaseHandle> {
   state.__appDb ??= (async () => {
-    const handle = await openDatabase(targetFromConfig(config()));
+    const handle = await openConfiguredDatabase(config());
     await handle.migrate();
     closeOnSignals(handle);
+    Reflect.set(globalThis, CLOSE_DATABASE_SYMBOL, () => handle.close());
     state.__appDbHandle = handle;
     return handle;
   })();

@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
+import { OWNER_ONLY_DIR, OWNER_ONLY_FILE } from '../data-dir';
 import type { MailMessage } from './templates';
 
 export interface Mailer {
@@ -51,10 +52,10 @@ export function createMailer({ from, smtpUrl, outboxDir, logger }: MailerOptions
     mode: 'outbox',
     async send(message) {
       const info = await renderer.sendMail({ from, ...message });
-      await fs.mkdir(outboxDir, { recursive: true, mode: 0o700 });
+      await fs.mkdir(outboxDir, { recursive: true, mode: OWNER_ONLY_DIR });
       const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
-      // 0600: the file holds live sign-in links.
-      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      // Owner-only: the file holds live sign-in links.
+      await fs.writeFile(file, info.message as Buffer, { mode: OWNER_ONLY_FILE });
       logger.info(
         { to: message.to, subject: message.subject, file, links: linksIn(message.text) },
         `mail written to the outbox (no SMTP_URL): ${linksIn(message.text).join(' ')}`,

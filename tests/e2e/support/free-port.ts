@@ -1,0 +1,11 @@
+import net from 'node:net';
+
+/** A loopback port nothing listens on right now: specs that start their own server must not collide with
+ * other suites running on this machine. */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
