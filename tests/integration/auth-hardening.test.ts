@@ -103,6 +103,7 @@ describe('a password-reset request takes the same time whether the account exist
     await h.signUpVerified({ email: 'exists@example.com' });
     const sent: string[] = [];
     const slowMailer = {
+      mode: 'smtp' as const,
       async send(message: { to: string }) {
         await new Promise((resolve) => setTimeout(resolve, 1500));
         sent.push(message.to);
