@@ -14,8 +14,8 @@ const INVALID_LINK_CODES = new Set(['INVALID_TOKEN', 'TOKEN_EXPIRED', 'INVALID_L
 type State = 'form' | 'invalid' | 'done';
 
 function initialState(token: string | undefined, linkError: boolean | undefined, served: AuthFormState | undefined): State {
-  if (linkError || !token) return 'invalid';
   if (served?.tone === 'success') return 'done';
+  if (linkError || !token) return 'invalid';
   if (served?.message === AUTH_MESSAGES.INVALID_LINK) return 'invalid';
   return 'form';
 }

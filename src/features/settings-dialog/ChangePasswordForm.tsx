@@ -3,7 +3,7 @@
  * /auth/change-password. It posts to that page, so a submit never puts a password in a URL, and it works
  * there without script; the island sends the call itself once loaded.
  */
-import { useState, type SubmitEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { AUTH_MESSAGES } from '../../shared/auth-messages';
 import { CHANGE_PASSWORD_FORM_PAGE, type AuthFormState } from '../../shared/form-pages';
 import { authRequest } from '../auth/api';
@@ -22,6 +22,10 @@ export default function ChangePasswordForm({ heading, served }: Props) {
   const [newPassword, setNewPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  // The seed disables submit while a field is empty; without script (or before it loads) the button must
+  // stay usable, so the rule applies from hydration on and the server checks the fields either way.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string } | undefined>(() => {
     if (!served) return undefined;
     // Seed order: "do not match" before "too short".
@@ -57,7 +61,7 @@ export default function ChangePasswordForm({ heading, served }: Props) {
       <PasswordField label="Confirm new password" name="confirmPassword" autoComplete="new-password" required value={confirmPassword} onChange={(e) => setConfirmPassword(e.target.value)} />
       <button
         type="submit"
-        disabled={busy || !newPassword || !confirmPassword}
+        disabled={hydrated && (busy || !newPassword || !confirmPassword)}
         className="inline-flex h-11 w-full items-center justify-center rounded-full bg-brand-600 px-5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400"
       >
         {busy ? 'Updating...' : 'Update password'}

@@ -38,10 +38,10 @@ export function newAccount(prefix: string): TestAccount {
   return { firstName: 'Test', lastName: prefix.charAt(0).toUpperCase() + prefix.slice(1), email: `${prefix}-${unique()}@example.com`, password: `pw-${unique()}` };
 }
 
-function outboxDir(): string {
-  const dir = process.env.E2E_DATA_DIR;
-  if (!dir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
-  return path.join(dir, 'outbox');
+/** The outbox of a server's data folder: the shared e2e server's unless a spec runs its own. */
+function outboxDir(dataDir = process.env.E2E_DATA_DIR): string {
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  return path.join(dataDir, 'outbox');
 }
 
 /** Quoted-printable soft breaks and escapes, as nodemailer writes long lines. */
@@ -50,8 +50,8 @@ function decodeQuotedPrintable(text: string): string {
 }
 
 /** The newest message to `email` (file names start with an ISO time stamp), decoded. */
-export function newestMailTo(email: string): string | undefined {
-  const dir = outboxDir();
+export function newestMailTo(email: string, dataDir?: string): string | undefined {
+  const dir = outboxDir(dataDir);
   if (!fs.existsSync(dir)) return undefined;
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse();
   const needle = email.toLowerCase();
@@ -64,12 +64,12 @@ export function newestMailTo(email: string): string | undefined {
 }
 
 /** Waits for a message to `email` with a link containing `contains`, newer than `notBefore` (a link seen earlier). */
-export async function linkFromOutbox(email: string, contains: string, notBefore?: string): Promise<string> {
+export async function linkFromOutbox(email: string, contains: string, notBefore?: string, dataDir?: string): Promise<string> {
   let found: string | undefined;
   await expect
     .poll(
       () => {
-        const mail = newestMailTo(email);
+        const mail = newestMailTo(email, dataDir);
         found = mail?.match(/https?:\/\/[^\s"<>]+/g)?.find((l) => l.includes(contains) && l !== notBefore);
         return found;
       },
@@ -79,7 +79,8 @@ export async function linkFromOutbox(email: string, contains: string, notBefore?
   return found!.replace(/&amp;/g, '&');
 }
 
-export const verificationLink = (email: string, notBefore?: string) => linkFromOutbox(email, '/api/auth/verify-email?token=', notBefore);
+export const verificationLink = (email: string, notBefore?: string, dataDir?: string) =>
+  linkFromOutbox(email, '/api/auth/verify-email?token=', notBefore, dataDir);
 export const resetLink = (email: string, notBefore?: string) => linkFromOutbox(email, '/api/auth/reset-password/', notBefore);
 
 /** Sign-up through the API, as a distinct client; the outbox then holds the verification link. */

@@ -1,0 +1,76 @@
+/**
+ * An Action meets one guard and one body check however it arrives: `POST /_actions/name` (what the
+ * islands call) or a form post to any page with `?_action=name` (Astro's other transport). The review
+ * found an unverified account updating its profile through the second.
+ */
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { freshClientIp, newAccount, signUpViaApi } from './support/accounts';
+
+const PROFILE = 'account.updateProfile';
+
+const sessionUser = async (request: APIRequestContext) =>
+  ((await (await request.get('/api/auth/get-session')).json()) as { user?: Record<string, unknown> } | null)?.user;
+
+async function unverifiedMember(request: APIRequestContext, baseURL: string) {
+  const account = newAccount('unverified');
+  expect((await signUpViaApi(request, baseURL, account)).status()).toBe(200); // signs this context in
+  const user = await sessionUser(request);
+  expect(user).toMatchObject({ email: account.email, emailVerified: false });
+  return account;
+}
+
+test('an unverified account cannot update its profile through either transport', async ({ playwright, baseURL }) => {
+  const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
+  const account = await unverifiedMember(request, baseURL!);
+  const form = { firstName: 'Changed', lastName: 'Bythe-Form' };
+
+  for (const page of ['/', '/dashboard', '/services']) {
+    const res = await request.post(`${page}?_action=${PROFILE}`, { form, headers: { origin: baseURL! }, maxRedirects: 0 });
+    // A browser's form post is answered like a page: to /verify-email, as the seed's guard says.
+    expect(res.status(), page).toBe(303);
+    expect(res.headers().location).toBe('/verify-email');
+  }
+  const rpc = await request.post(`/_actions/${PROFILE}`, { data: form, headers: { origin: baseURL! } });
+  expect(rpc.status()).toBe(403);
+  expect(await rpc.json()).toMatchObject({ message: 'Email not verified yet' });
+
+  expect(await sessionUser(request)).toMatchObject({ firstName: account.firstName, lastName: account.lastName });
+  await request.dispose();
+});
+
+test('a visitor posting an Action to a page is sent to log in; nothing runs', async ({ request, baseURL }) => {
+  const res = await request.post(`/?_action=${PROFILE}`, { form: { firstName: 'A', lastName: 'B' }, headers: { origin: baseURL! }, maxRedirects: 0 });
+  expect(res.status()).toBe(303);
+  expect(res.headers().location).toBe('/auth');
+});
+
+test('a cross-site form post to an Action or an account page is refused before anything runs', async ({ request }) => {
+  for (const path of [`/?_action=${PROFILE}`, `/_actions/${PROFILE}`, '/auth', '/claim-admin']) {
+    const res = await request.post(path, { form: { intent: 'login', email: 'a@example.com', password: 'x' }, headers: { origin: 'https://evil.example' } });
+    expect(res.status(), path).toBe(403);
+  }
+});
+
+test('invalid JSON and an oversize chunked body get 400 and 413, never a 500', async ({ baseURL }) => {
+  const invalid = await fetch(`${baseURL}/_actions/${PROFILE}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"firstName":' });
+  expect(invalid.status).toBe(400);
+  expect(await invalid.json()).toMatchObject({ type: 'AstroActionError', message: 'The request body is not valid JSON.' });
+
+  // A body streamed without Content-Length, 2 MiB: counted as it arrives.
+  const chunk = new TextEncoder().encode('a'.repeat(64 * 1024));
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= 32) return controller.close();
+      sent++;
+      controller.enqueue(chunk);
+    },
+  });
+  const big = await fetch(`${baseURL}/_actions/${PROFILE}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+  expect(big.status).toBe(413);
+});
