@@ -1,0 +1,54 @@
+/** Reading a stranger's request body (src/server/http/request-body.ts): 400/413 for what would have been a 500. */
+import { describe, expect, it } from 'vitest';
+import { BodyError, checkRequestBody, forbiddenKeyIn, parseJsonBody, readBodyCapped } from '../../src/server/http/request-body';
+
+const streamed = (chunks: string[]) =>
+  new Request('http://x/_actions/a', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: new ReadableStream({
+      start(c) {
+        for (const s of chunks) c.enqueue(new TextEncoder().encode(s));
+        c.close();
+      },
+    }),
+    duplex: 'half',
+  } as RequestInit);
+
+const codeOf = async (p: Promise<unknown> | (() => unknown)) => {
+  try {
+    await (typeof p === 'function' ? p() : p);
+  } catch (e) {
+    return e instanceof BodyError ? `${e.status} ${e.code}` : String(e);
+  }
+  return 'ok';
+};
+
+describe('request bodies', () => {
+  it('counts a chunked body as it arrives: over the limit is a 413, whatever Content-Length says', async () => {
+    expect(await codeOf(readBodyCapped(streamed(['a'.repeat(600), 'a'.repeat(600)]), 1000))).toBe('413 REQUEST_TOO_LARGE');
+    expect((await readBodyCapped(streamed(['{"a":', '1}']), 1000)).byteLength).toBe(7);
+    const declared = new Request('http://x/', { method: 'POST', headers: { 'content-length': '5000' }, body: 'x' });
+    expect(await codeOf(readBodyCapped(declared, 1000))).toBe('413 REQUEST_TOO_LARGE');
+  });
+
+  it('JSON must parse and must not name Object.prototype members at any depth', () => {
+    const enc = (s: string) => new TextEncoder().encode(s);
+    expect(parseJsonBody(enc('{"firstName":"Ada"}'))).toEqual({ firstName: 'Ada' });
+    expect(parseJsonBody(enc(''))).toBeUndefined();
+    for (const bad of ['{"a":', 'nul', '\u00ff']) expect(() => parseJsonBody(enc(bad))).toThrow('not valid JSON');
+    expect(() => parseJsonBody(Uint8Array.of(0xc3, 0x28))).toThrow('not valid JSON'); // invalid UTF-8
+    for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype']) {
+      expect(() => parseJsonBody(enc(`{"${key}":1}`))).toThrow('cannot be set');
+      expect(forbiddenKeyIn(JSON.parse(`{"a":[{"b":{"${key}":{}}}]}`))).toBe(key);
+    }
+    expect(forbiddenKeyIn({ name: 'constructor', list: ['toString'] })).toBeUndefined(); // values are fine
+  });
+
+  it('checks without consuming: the route still reads the body as sent', async () => {
+    const req = streamed(['{"firstName":', '"Ada"}']);
+    expect(await checkRequestBody(req, 1000)).toBeUndefined();
+    expect(await req.json()).toEqual({ firstName: 'Ada' });
+    expect((await checkRequestBody(streamed(['{"x":']), 1000))?.code).toBe('INVALID_JSON');
+  });
+});
