@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { gotoHydrated, MEMBER_STATE } from './support/accounts';
 import { allPublicPaths, VIEWPORTS } from './support/public-pages';
 
 // axe-core must find nothing on any public page, at phone and desktop widths.
@@ -20,3 +21,28 @@ test('every public page passes axe-core at phone and desktop widths', async ({ p
   }
   expect(failures, failures.join('\n')).toEqual([]);
 });
+
+const ACCOUNT_PAGES = {
+  visitor: ['/auth', '/auth?tab=signup', '/auth?tab=forgot', '/auth/error?error=INVALID_TOKEN', '/auth/reset-password', '/claim-admin?token=x'],
+  member: ['/auth/change-password', '/claim-admin?token=x', '/verify-email'],
+};
+
+// The account pages, as a visitor and as a signed-in member, after their islands have loaded.
+for (const [who, paths] of Object.entries(ACCOUNT_PAGES)) {
+  test(`account pages pass axe-core for a ${who} at phone and desktop widths`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    const context = await browser.newContext(who === 'member' ? { storageState: MEMBER_STATE } : {});
+    const page = await context.newPage();
+    const failures: string[] = [];
+    for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+      await page.setViewportSize(viewport);
+      for (const path of paths) {
+        await gotoHydrated(page, path);
+        const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        for (const v of violations) failures.push(`${name} ${path}: ${v.id} (${v.impact}) — ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+      }
+    }
+    await context.close();
+    expect(failures, failures.join('\n')).toEqual([]);
+  });
+}

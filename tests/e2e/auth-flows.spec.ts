@@ -297,7 +297,7 @@ test('forged and used verification links show the clear message', async ({ page,
 test('forgot password → emailed link → new password; used and forged links are refused', async ({ page, request, baseURL }) => {
   const account = await createVerifiedAccount(request, baseURL!, 'forgetful');
   await gotoHydrated(page, '/auth');
-  await page.getByRole('button', { name: 'Forgot password?' }).click();
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
   const forgot = page.getByTestId('forgot-form');
   await forgot.getByLabel('Email').fill(account.email);
   await forgot.getByRole('button', { name: 'Send reset link' }).click();
@@ -353,12 +353,12 @@ test('sign-up: continues signed in on /verify-email with the address; field erro
   };
   const email = newAccount('invalid').email;
   await fill({ 'First name': 'x'.repeat(10_000), 'Last name': 'Ok', Email: email, Password: 'long-enough' });
-  await expect(form).toContainText('First name must be at most 100 characters');
+  await expect(form).toContainText('First name must be at most 50 characters');
   await expect(form.getByLabel('First name', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await expect(form.getByRole('alert')).toHaveText(AUTH_MESSAGES.INVALID_INPUT);
 
   await fill({ 'First name': 'Eve', 'Last name': 'Evil\u202Egnp.exe', Email: 'not-an-email', Password: 'long-enough', 'Website (optional)': 'not a site' });
-  await expect(form).toContainText('Last name contains characters that are not allowed');
+  await expect(form).toContainText('Last name can only contain letters, spaces, apostrophes, hyphens and dots');
   await expect(form).toContainText('Please enter a valid email address');
   await expect(form).toContainText('Please enter a valid website address');
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {

@@ -13,7 +13,7 @@ import { allPublicPaths } from './support/public-pages';
 // The vnu-jar package's main export is the path of vnu.jar (see its README).
 const VNU_JAR = String(createRequire(import.meta.url)('vnu-jar'));
 
-const MORE_PATHS = ['/auth', '/auth/reset-password', '/this-page-does-not-exist', '/articles?page=abc'];
+const MORE_PATHS = ['/auth', '/auth?tab=signup', '/auth/reset-password', '/auth/error?error=INVALID_TOKEN', '/claim-admin?token=x', '/this-page-does-not-exist', '/articles?page=abc'];
 
 interface VnuMessage {
   type: string;
