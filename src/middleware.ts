@@ -1,5 +1,6 @@
 import type { APIContext, MiddlewareNext } from 'astro';
 import { defineMiddleware } from 'astro:middleware';
+import { isDefinedAction } from './actions/lookup';
 import { getSession } from './server/auth';
 import { VERIFY_EMAIL_PAGE } from './server/auth/constants';
 import { config } from './server/config';
@@ -78,6 +79,17 @@ async function respond(context: APIContext, next: MiddlewareNext): Promise<Respo
 
 const isActionPath = (path: string) => /^\/_actions(\/|$)/.test(path);
 
+/** The Action a `/_actions/…` path names, as Astro reads it (case kept). */
+function actionNameOf(pathname: string): string | undefined {
+  const raw = /^\/_actions\/(.*)$/.exec(pathname)?.[1];
+  if (raw === undefined) return undefined;
+  try {
+    return decodeURIComponent(raw).replace(/\/+$/, '');
+  } catch {
+    return raw;
+  }
+}
+
 const ACTION_ERROR_CODES: Record<number, string> = { 400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 413: 'CONTENT_TOO_LARGE' };
 
 /**
@@ -110,6 +122,8 @@ async function guard(context: APIContext): Promise<Response | undefined> {
   const { request, url } = context;
   const path = normalizePath(url.pathname);
   const formAction = request.method === 'POST' ? url.searchParams.get('_action') : null;
+  const actionName = formAction ?? actionNameOf(url.pathname);
+  if (actionName !== undefined && !isDefinedAction(actionName)) return errorResponse(path, 404, 'NOT_FOUND', 'There is no such action.');
   const rulePath = formAction !== null ? actionRulePath(formAction) : path;
   if (!needsSession(rulePath)) return undefined;
 

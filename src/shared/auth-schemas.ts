@@ -155,7 +155,8 @@ export type FieldErrors = Record<string, string[]>;
 
 /** Zod issues → { field: [messages] }, the shape the API returns and the forms display. */
 export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const out: FieldErrors = {};
+  // No prototype: an unknown key named "constructor" or "toString" is just a key here.
+  const out: FieldErrors = Object.create(null);
   for (const issue of error.issues) {
     const keys = issue.code === 'unrecognized_keys' ? issue.keys : [issue.path[0] === undefined ? 'form' : String(issue.path[0])];
     for (const key of keys) (out[key] ??= []).push(issue.message);

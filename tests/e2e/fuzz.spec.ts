@@ -293,13 +293,14 @@ function cookieHeaderOf(cookies: Array<{ name: string; value: string }>): string
 }
 
 /** Whose session a cookie is, or why that could not be told (a crashed server must not hide the report). */
+/** Who a cookie signs in, over a fresh connection (a pooled keep-alive one may have been closed meanwhile). */
 async function sessionEmail(baseURL: string, cookie: string): Promise<string | undefined> {
+  const res = await send(baseURL, { method: 'GET', path: '/api/auth/get-session', headers: { Cookie: cookie, 'x-real-ip': '10.255.255.1' }, body: Buffer.alloc(0), chunked: false }, 15_000);
+  if (res.status !== 200) return `(no answer: ${res.error ?? res.status})`;
   try {
-    const res = await fetch(`${baseURL}/api/auth/get-session`, { headers: { cookie, 'x-real-ip': '10.255.255.1' } });
-    const body = (await res.json()) as { user?: { email?: string } } | null;
-    return body?.user?.email;
-  } catch (err) {
-    return `(no answer: ${err instanceof Error ? (err.cause ?? err.message) : err})`;
+    return (JSON.parse(res.answer) as { user?: { email?: string } } | null)?.user?.email;
+  } catch {
+    return `(not JSON: ${res.answer.slice(0, 80)})`;
   }
 }
 

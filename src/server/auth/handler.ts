@@ -92,6 +92,10 @@ export async function handleAuthRequest(request: Request, ctx: AuthRequestContex
   let body: Uint8Array<ArrayBuffer> | undefined;
   if (!SAFE_METHODS.has(request.method)) {
     if (isRefusedOrigin(request, policy)) return fail(403, 'FORBIDDEN_ORIGIN');
+    // Our forms and islands send JSON; better-auth would also parse other encodings we never check.
+    if (request.body && !isJsonContentType(request.headers.get('content-type'))) {
+      return json(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request as JSON.');
+    }
     try {
       body = await readBodyCapped(request, MAX_AUTH_BODY_BYTES);
       // better-auth parses JSON itself; refuse what it would choke on before it sees it.

@@ -37,6 +37,10 @@ type Surface = 'page' | 'api';
  */
 export const PUBLIC_ACTIONS: ReadonlySet<string> = new Set<string>();
 
+// Paths are matched lower-cased (normalizePath), Action names are camelCase: compare alike.
+const PUBLIC_ACTIONS_LOWER = new Set([...PUBLIC_ACTIONS].map((a) => a.toLowerCase()));
+const isPublicAction = (name: string) => PUBLIC_ACTIONS_LOWER.has(name.toLowerCase());
+
 /**
  * The form the router matches: decoded (so /%61dmin is /admin), repeated slashes collapsed, no trailing
  * slash, lower case (guards must not be sidestepped by spelling a path differently).
@@ -58,7 +62,7 @@ function ruleFor(path: string): { access: Access; surface: Surface } {
   if (/^\/admin(\/|$)/.test(path)) return { access: 'admin', surface: 'page' };
   if (path === '/api/prices') return { access: 'verified', surface: 'api' };
   const action = /^\/_actions\/([^/]+)$/.exec(path)?.[1];
-  if (action !== undefined) return { access: PUBLIC_ACTIONS.has(action) ? 'public' : 'verified', surface: 'api' };
+  if (action !== undefined) return { access: isPublicAction(action) ? 'public' : 'verified', surface: 'api' };
   if (/^\/_actions(\/|$)/.test(path)) return { access: 'verified', surface: 'api' };
   return { access: 'public', surface: 'page' };
 }

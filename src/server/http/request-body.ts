@@ -89,15 +89,29 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
 export const isJsonContentType = (contentType: string | null) =>
   /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType?.trim() ?? '');
 
+export const isFormContentType = (contentType: string | null) =>
+  /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i.test(contentType?.trim() ?? '');
+
+/** A form body must parse as one: a broken multipart body would otherwise fail in whatever reads it next. */
+async function parseFormBody(request: Request, bytes: Uint8Array<ArrayBuffer>) {
+  try {
+    await new Request(request.url, { method: 'POST', headers: { 'content-type': request.headers.get('content-type')! }, body: bytes }).formData();
+  } catch {
+    throw new BodyError('UNREADABLE_BODY');
+  }
+}
+
 /**
  * Checks a body without consuming it (reads a clone), so the route that runs next reads it as sent.
- * JSON bodies must parse; every body must fit in `limit`.
+ * Every body must fit in `limit`; JSON must parse (without prototype keys) and forms must parse.
  */
 export async function checkRequestBody(request: Request, limit = MAX_BODY_BYTES): Promise<BodyError | undefined> {
   if (!request.body) return undefined;
   try {
     const bytes = await readBodyCapped(request.clone(), limit);
-    if (isJsonContentType(request.headers.get('content-type'))) parseJsonBody(bytes);
+    const type = request.headers.get('content-type');
+    if (isJsonContentType(type)) parseJsonBody(bytes);
+    else if (isFormContentType(type)) await parseFormBody(request, bytes);
     return undefined;
   } catch (err) {
     if (err instanceof BodyError) return err;
