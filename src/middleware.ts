@@ -43,24 +43,24 @@ function pageMethodResponse(request: Request, url: URL): Response | undefined {
 
 /**
  * Every write, whatever its route, passes the same two checks before anything runs: it comes from this
- * site (cross-site request forgery), and its body is readable (size, JSON). Astro's own checkOrigin is off
- * (astro.config.ts): it only sees form posts and compares with the request's URL, which behind a TLS
- * proxy is not the public origin.
+ * site (cross-site request forgery; first, so a forged post learns nothing else), and its body is
+ * readable (size, JSON, form). Astro's own checkOrigin is off (astro.config.ts): it only sees form posts and
+ * compares with the request's URL, which behind a TLS proxy is not the public origin.
  */
-async function writeCheckResponse(context: APIContext): Promise<Response | undefined> {
-  const { request, url } = context;
+function forgedWriteResponse({ request, url }: APIContext): Response | undefined {
+  if (SAFE_METHODS.has(request.method) || !isRefusedOrigin(request)) return undefined;
+  return errorResponse(url.pathname, 403, 'FORBIDDEN_ORIGIN', AUTH_MESSAGES.FORBIDDEN_ORIGIN);
+}
+
+async function unreadableBodyResponse({ request, url }: APIContext): Promise<Response | undefined> {
   if (SAFE_METHODS.has(request.method)) return undefined;
-  if (isRefusedOrigin(request)) return errorResponse(url.pathname, 403, 'FORBIDDEN_ORIGIN', AUTH_MESSAGES.FORBIDDEN_ORIGIN);
   const bodyError = await checkRequestBody(request);
-  if (bodyError) return errorResponse(url.pathname, bodyError.status, bodyError.code, bodyError.message);
-  return undefined;
+  return bodyError && errorResponse(url.pathname, bodyError.status, bodyError.code, bodyError.message);
 }
 
 async function respond(context: APIContext, next: MiddlewareNext): Promise<Response> {
-  const refused = pageMethodResponse(context.request, context.url);
+  const refused = forgedWriteResponse(context) ?? pageMethodResponse(context.request, context.url) ?? (await unreadableBodyResponse(context));
   if (refused) return refused;
-  const unsafe = await writeCheckResponse(context);
-  if (unsafe) return unsafe;
   if (context.url.pathname !== '/healthz' && context.url.pathname !== '/readyz') {
     try {
       await startUp();

@@ -90,7 +90,8 @@ export async function submitAuthForm(request: Request, clientAddress: string | u
   if (!response.ok) {
     const failure = toFailure(response.status, data);
     const fieldErrors = firstErrors(failure.fieldErrors);
-    const message = Object.keys(fieldErrors).length && failure.code === 'INVALID_INPUT' ? undefined : failure.message;
+    // As the islands do: sign-up names the problem above the form as well; the others only beside the field.
+    const message = Object.keys(fieldErrors).length && failure.code === 'INVALID_INPUT' && intent !== 'signup' ? undefined : failure.message;
     return { kind: 'render', status: failure.status, cookies, state: { intent, tone: 'error', message, fieldErrors, values } };
   }
 
