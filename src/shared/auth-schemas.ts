@@ -2,7 +2,7 @@
  * Account input rules, shared by the future forms (islands) and the server, which enforces them before
  * better-auth stores anything. Pure: no server imports.
  */
-import { z } from 'astro/zod';
+import { z } from './zod';
 
 /** Seed section 9. */
 export const MIN_PASSWORD_LENGTH = 6;

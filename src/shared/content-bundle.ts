@@ -4,7 +4,7 @@
  * first-run demo seed read it, and the Firebase importer produces it. Cross-record rules that need the
  * whole file or the database (unique ids, references) live in the server's content-transfer module.
  */
-import { z } from 'astro/zod';
+import { z } from './zod';
 import { siteContentSchema } from './site-content';
 
 export const CONTENT_FORMAT = 'agency-site-content';

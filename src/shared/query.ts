@@ -2,7 +2,7 @@
  * Query-string and path-parameter parsing for the public list and detail pages. Bad input is answered with a
  * clear 400 (or 404 for ids) instead of reaching the database or failing with a 500.
  */
-import { z } from 'astro/zod';
+import { z } from './zod';
 
 /** Record ids and article slugs: readable slugs for new records, original ids (e.g. Firestore's 20 characters) for imported ones. */
 export const routeIdSchema = z

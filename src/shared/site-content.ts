@@ -3,7 +3,7 @@
  * policies, currency, business location). Stored as one document; every field has a good default, so a
  * partial or missing document still renders a complete site.
  */
-import { z } from 'astro/zod';
+import { z } from './zod';
 
 const offering = z.object({ title: z.string().min(1).max(80), text: z.string().min(1).max(300) });
 const testimonial = z.object({
