@@ -4,7 +4,9 @@
  * first-run demo seed read it, and the Firebase importer produces it. Cross-record rules that need the
  * whole file or the database (unique ids, references) live in the server's content-transfer module.
  */
-import { z } from './zod';
+import { describeIssue, z } from './zod';
+import { articleFields, demoFields, faqFields, packageFields, serviceFields } from './schemas/catalog';
+import { imageUrl, LIMITS, MEDIA_ID_PATTERN, order, recordId, requiredText, text } from './schemas/fields';
 import { siteContentSchema } from './site-content';
 
 export const CONTENT_FORMAT = 'agency-site-content';
@@ -101,130 +103,22 @@ const timestamp = z
 // ---------------------------------------------------------------------------------------------------------
 // Field types
 
-/** Record ids appear in URLs (/service/{id}): 1–120 URL-safe characters. */
-const recordId = z
-  .string()
-  .min(1)
-  .max(120)
-  .regex(/^[A-Za-z0-9._~-]+$/, 'must use only letters, digits and - _ . ~ (it becomes part of a URL)')
-  .refine((id) => !/^\.+$/.test(id), 'must not consist of dots only');
-
-/** Media ids are content hashes: the first 32 hex digits of the SHA-256 of the stored WebP bytes. */
-export const MEDIA_ID_PATTERN = /^[0-9a-f]{32}$/;
-export const mediaUrl = (id: string) => `/media/${id}.webp`;
-
-/** The media id in a `/media/{id}.webp` URL; undefined for any other URL. */
-export function mediaIdFromUrl(url: string): string | undefined {
-  const match = /^\/media\/([0-9a-f]{32})\.webp$/.exec(url);
-  return match?.[1];
-}
-
-/** An image reference: empty (no image), one of our `/media/{id}.webp` files, or an http(s) URL. */
-const imageUrl = z
-  .string()
-  .max(2048)
-  .refine(
-    (url) => url === '' || mediaIdFromUrl(url) !== undefined || /^https?:\/\/[^\s/]+[^\s]*$/i.test(url),
-    'must be empty, a /media/{id}.webp path or an http(s) URL',
-  );
-
-const text = (max: number) => z.string().max(max);
-const requiredText = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
-const textList = (maxItems: number, maxLength: number) => z.array(requiredText(maxLength)).max(maxItems);
-
-/** Prices: a number ≥ 0 or null (no price). Stored with two decimals. */
-const price = z
-  .number()
-  .min(0)
-  .max(99_999_999)
-  .nullable()
-  .default(null)
-  .transform((v) => (v === null ? null : Math.round(v * 100) / 100));
-
-const order = z.number().int().min(-1_000_000).max(1_000_000).optional();
-
-export const LIMITS = {
-  name: 200,
-  shortText: 2000,
-  html: 100_000,
-  articleHtml: 300_000,
-  policyHtml: 300_000,
-  imageBytes: 10 * 1024 * 1024,
-  records: 5000,
-} as const;
+export { MEDIA_ID_PATTERN, mediaIdFromUrl, mediaUrl, LIMITS } from './schemas/fields';
 
 // ---------------------------------------------------------------------------------------------------------
 // Records
 
-export const serviceRecordSchema = z.strictObject({
-  id: recordId,
-  name: requiredText(LIMITS.name),
-  picture: imageUrl.default(''),
-  price,
-  shortText: text(LIMITS.shortText).default(''),
-  /** Sanitized HTML, shown on the service's detail page. */
-  description: text(LIMITS.html).default(''),
-  benefits: textList(30, 300).default([]),
-  order,
-  createdAt: timestamp.optional(),
-  updatedAt: timestamp.optional(),
-});
+const timestamps = { createdAt: timestamp.optional(), updatedAt: timestamp.optional() };
 
-export const demoRecordSchema = z.strictObject({
-  id: recordId,
-  name: requiredText(LIMITS.name),
-  profilePicture: imageUrl.default(''),
-  shortText: text(LIMITS.shortText).default(''),
-  description: text(LIMITS.html).default(''),
-  suitableFor: textList(30, 120).default([]),
-  order,
-  createdAt: timestamp.optional(),
-  updatedAt: timestamp.optional(),
-});
+export const serviceRecordSchema = z.strictObject({ id: recordId, ...serviceFields, order, ...timestamps });
 
-const packageFeature = z.strictObject({ title: requiredText(120), description: text(1000).default('') });
+export const demoRecordSchema = z.strictObject({ id: recordId, ...demoFields, order, ...timestamps });
 
-export const packageRecordSchema = z.strictObject({
-  id: recordId,
-  name: requiredText(LIMITS.name),
-  description: text(LIMITS.html).default(''),
-  picture: imageUrl.default(''),
-  shortText: text(LIMITS.shortText).default(''),
-  priceSetup: price,
-  priceMonthly: price,
-  includedServiceIds: z.array(recordId).max(100).default([]),
-  features: z.array(packageFeature).max(30).default([]),
-  isActive: z.boolean().default(true),
-  order,
-  createdAt: timestamp.optional(),
-  updatedAt: timestamp.optional(),
-});
+export const packageRecordSchema = z.strictObject({ id: recordId, ...packageFields, order, ...timestamps });
 
-export const articleRecordSchema = z.strictObject({
-  id: recordId,
-  /** /article/{slug}: same character rules as ids. */
-  slug: recordId,
-  title: requiredText(LIMITS.name),
-  excerpt: text(1000).default(''),
-  content: text(LIMITS.articleHtml).default(''),
-  featuredImage: imageUrl.default(''),
-  featuredImageAlt: text(300).default(''),
-  authorName: text(120).default(''),
-  authorImage: imageUrl.default(''),
-  tags: textList(20, 50).default([]),
-  published: z.boolean().default(false),
-  createdAt: timestamp.optional(),
-  updatedAt: timestamp.optional(),
-});
+export const articleRecordSchema = z.strictObject({ id: recordId, ...articleFields, ...timestamps });
 
-export const faqRecordSchema = z.strictObject({
-  id: recordId,
-  question: requiredText(300),
-  /** Sanitized HTML. */
-  answer: requiredText(20_000),
-  order,
-  createdAt: timestamp.optional(),
-});
+export const faqRecordSchema = z.strictObject({ id: recordId, ...faqFields, order, createdAt: timestamp.optional() });
 
 export const landingPageConfigSchema = z.strictObject({
   // Unknown block names are kept and skipped when rendering (seed: "Unknown block names are skipped").
@@ -326,26 +220,4 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out || '(file)';
 }
 
-type Issue = z.core.$ZodRawIssue;
-
-/** Short messages for people fixing a file by hand ("is required", "must be at most 200 characters"). */
-export function describeIssue(issue: Issue): string | undefined {
-  if (issue.input === undefined && issue.code !== 'unrecognized_keys') return 'is required';
-  switch (issue.code) {
-    case 'invalid_type':
-      return `must be ${issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}${issue.input === null ? ', not null' : ''}`;
-    case 'too_big': {
-      const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
-      return `must be at most ${String(issue.maximum)}${unit}`;
-    }
-    case 'too_small': {
-      if (issue.origin === 'string' && issue.minimum === 1) return 'must not be empty';
-      const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
-      return `must be at least ${String(issue.minimum)}${unit}`;
-    }
-    case 'invalid_value':
-      return `must be ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}`;
-    default:
-      return undefined;
-  }
-}
+export { describeIssue } from './zod';
