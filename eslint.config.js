@@ -13,7 +13,7 @@ export default defineConfig(
   {
     // Islands, stores and shared rules run in the browser: server code (database, secrets) must never be
     // bundled into them.
-    files: ['src/features/**', 'src/stores/**', 'src/shared/**', 'src/components/**/*.tsx'],
+    files: ['src/features/**', 'src/stores/**', 'src/shared/**', 'src/components/**/*.tsx', 'src/components/admin/**', 'src/components/forms/**'],
     rules: {
       'no-restricted-imports': [
         'error',

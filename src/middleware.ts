@@ -156,6 +156,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
   // Action answers depend on the caller too; isPrivatePath predates them.
   const actionCall = isActionPath(normalizePath(context.url.pathname)) || context.url.searchParams.has('_action');
   headers.set('Cache-Control', actionCall ? PRIVATE_CACHE_CONTROL : cacheControlFor(context.url.pathname, headers.get('Cache-Control')));
+  // Private pages (admin, dashboard, account) are never indexed, whatever a crawler was told by robots.txt.
+  if (isPrivatePath(context.url.pathname)) headers.set('X-Robots-Tag', 'noindex, nofollow');
   if (headers.get('Content-Type') === 'text/html') headers.set('Content-Type', 'text/html; charset=utf-8');
   // server.mjs sends cached pages gzip-encoded to browsers that accept it; shared caches must know.
   if (!isPrivatePath(context.url.pathname) && !headers.get('Vary')?.toLowerCase().includes('accept-encoding')) {

@@ -18,7 +18,7 @@ export const FORM_POST_PAGES: ReadonlySet<string> = new Set([
 /** The hidden field that says which of a page's forms was sent. */
 export const FORM_INTENT_FIELD = 'intent';
 
-export type AuthFormIntent = 'login' | 'signup' | 'forgot' | 'reset' | 'change-password';
+export type AuthFormIntent = 'login' | 'signup' | 'forgot' | 'reset' | 'change-password' | 'logout';
 
 /**
  * What a form post left for the page to show: the message, field errors and the values to put back

@@ -1,74 +1,33 @@
 /**
- * Every Astro Action and every server endpoint of the site, read from the sources at import time, so a new
- * Action or API route is covered by the specs that use this list (the fuzz spec) without editing them.
- *
- * Plain Node on purpose (no 'astro:*' imports): Playwright specs import it. The Action scan is checked
- * against the real `server` object of src/actions by tests/unit/endpoints-list.test.ts, so it cannot drift.
+ * Every Astro Action and every server endpoint of the site, found at import time, so a new Action or API
+ * route is covered by the specs that use this list (the fuzz spec, the admin authorization matrix) without
+ * editing them. Plain Node on purpose (no 'astro:*' imports): Playwright specs import it.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const ACTIONS_DIR = path.join(ROOT, 'src/actions');
 const PAGES_DIR = path.join(ROOT, 'src/pages');
 const AUTH_SERVER_DIR = path.join(ROOT, 'src/server/auth');
 
 // ---- Actions ---------------------------------------------------------------------------------------
 
-/** `import { a, b as c } from './file'` → { a: 'file.ts', c: 'file.ts' } (relative imports only). */
-function localImports(source: string, dir: string): Map<string, string> {
-  const found = new Map<string, string>();
-  for (const [, names, from] of source.matchAll(/import\s*\{([^}]*)\}\s*from\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
-    const file = resolveModule(path.resolve(dir, from!));
-    for (const name of names!.split(',').map((n) => n.trim()).filter(Boolean)) {
-      const local = name.split(/\s+as\s+/).pop()!.trim();
-      if (file) found.set(local, file);
-    }
-  }
-  return found;
-}
-
-function resolveModule(base: string): string | undefined {
-  const candidates = [base, ...['.ts', '.js', '.mts', '.mjs'].map((ext) => base.replace(/\.(js|mjs)$/, '') + ext), path.join(base, 'index.ts')];
-  return candidates.find((file) => fs.existsSync(file) && fs.statSync(file).isFile());
-}
-
-/** The keys of `export const server = { account, users: userActions }` → [['account', 'account'], ['users', 'userActions']]. */
-function serverEntries(indexSource: string): Array<[key: string, local: string]> {
-  const body = /export\s+const\s+server\s*=\s*\{([^}]*)\}/.exec(indexSource)?.[1];
-  if (body === undefined) throw new Error('src/actions/index.ts: no `export const server = { ... }` found (update tests/support/endpoints.ts)');
-  return body
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      const [key, local = key] = entry.split(':').map((part) => part.trim());
-      if (!/^\w+$/.test(key!) || !/^\w+$/.test(local!)) throw new Error(`src/actions/index.ts: cannot read the server entry "${entry}"`);
-      return [key!, local!];
-    });
-}
-
-/** The `name: defineAction(` keys inside `export const <domain> = { ... }` (up to the next top-level export). */
-function actionKeys(source: string, domain: string, file: string): string[] {
-  const start = new RegExp(`export\\s+const\\s+${domain}\\s*=\\s*\\{`).exec(source);
-  if (!start) throw new Error(`${path.relative(ROOT, file)}: no \`export const ${domain} = {\` found`);
-  const rest = source.slice(start.index + start[0].length);
-  const end = rest.search(/\nexport\s/);
-  const block = end === -1 ? rest : rest.slice(0, end);
-  return [...block.matchAll(/(\w+)\s*:\s*defineAction\s*\(/g)].map((m) => m[1]!);
-}
-
-/** 'account.updateProfile', 'users.promote', … sorted: the names `/_actions/<name>` and `?_action=<name>` take. */
-export function scanActionNames(actionsDir = ACTIONS_DIR): string[] {
-  const indexFile = path.join(actionsDir, 'index.ts');
-  const indexSource = fs.readFileSync(indexFile, 'utf8');
-  const imports = localImports(indexSource, actionsDir);
-  const names: string[] = [];
-  for (const [key, local] of serverEntries(indexSource)) {
-    const file = imports.get(local) ?? indexFile;
-    for (const action of actionKeys(fs.readFileSync(file, 'utf8'), local, file)) names.push(`${key}.${action}`);
-  }
-  return names.sort();
+/**
+ * 'account.updateProfile', 'admin.services.update', … sorted: the names `/_actions/<name>` and
+ * `?_action=<name>` take. Read from the real `server` object of src/actions, imported in a child Node
+ * process where 'astro:actions' is a stub (support/register-astro-stub.mjs): nested groups and Actions made
+ * by factories are found like any other.
+ */
+export function listActionNames(): string[] {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '--import', path.join(ROOT, 'tests/support/register-astro-stub.mjs'), path.join(ROOT, 'tests/support/list-actions.ts')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+    timeout: 60_000,
+  });
+  if (run.status !== 0) throw new Error(`listing the Actions failed: ${run.stderr || run.error?.message}`);
+  return JSON.parse(run.stdout) as string[];
 }
 
 // ---- Endpoints (src/pages/**/*.ts) -----------------------------------------------------------------
@@ -171,7 +130,7 @@ export function scanEndpointRoutes(): EndpointRoute[] {
     .flatMap((file) => routesOf(file).map((p) => ({ path: p, file: `src/pages/${file}` })));
 }
 
-export const ACTION_NAMES: readonly string[] = scanActionNames();
+export const ACTION_NAMES: readonly string[] = listActionNames();
 export const ENDPOINT_ROUTES: readonly EndpointRoute[] = scanEndpointRoutes();
 /** Routes under /api: the site's API, better-auth included. */
 export const API_ROUTES: readonly string[] = ENDPOINT_ROUTES.filter((r) => r.path.startsWith('/api/')).map((r) => r.path);

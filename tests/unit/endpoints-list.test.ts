@@ -1,5 +1,5 @@
 /**
- * tests/support/endpoints.ts finds the Actions by reading the sources (the Playwright specs cannot import
+ * tests/support/endpoints.ts lists the Actions in plain Node with a stub for 'astro:actions' (the Playwright specs cannot import
  * 'astro:actions'). This compares its list with the real `server` object, so the scan cannot drift from
  * what Astro serves.
  */

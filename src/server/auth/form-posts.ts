@@ -32,6 +32,7 @@ const FORMS: Record<AuthFormIntent, FormSpec> = {
   forgot: { endpoint: '/request-password-reset', send: ['email'], keep: ['email'] },
   reset: { endpoint: '/reset-password', send: ['token', 'newPassword'], keep: ['token'] },
   'change-password': { endpoint: '/account/change-password', send: ['newPassword', 'confirmPassword'], keep: [] },
+  logout: { endpoint: '/sign-out', send: [], keep: [] },
 };
 
 export type FormPostResult =
@@ -87,6 +88,8 @@ export async function submitAuthForm(request: Request, clientAddress: string | u
   const cookies = response.headers.getSetCookie();
   const data: unknown = await response.json().catch(() => null);
 
+  // Logging out ends on the sign-in page whatever the answer (a session that had already ended included).
+  if (intent === 'logout') return { kind: 'redirect', location: '/auth', cookies };
   if (!response.ok) {
     const failure = toFailure(response.status, data);
     const fieldErrors = firstErrors(failure.fieldErrors);

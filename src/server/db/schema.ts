@@ -75,16 +75,19 @@ export const packages = pgTable('packages', {
   updatedAt: updatedAt(),
 });
 
-/** includedServiceIds of a package, in order; a deleted service leaves every package it was in. */
+/**
+ * includedServiceIds of a package, in order; a deleted service leaves every package it was in, and a
+ * renamed id (the admin's "URL name") follows into every package.
+ */
 export const packageServices = pgTable(
   'package_services',
   {
     packageId: text('package_id')
       .notNull()
-      .references(() => packages.id, { onDelete: 'cascade' }),
+      .references(() => packages.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
     serviceId: text('service_id')
       .notNull()
-      .references(() => services.id, { onDelete: 'cascade' }),
+      .references(() => services.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
     position: integer('position').notNull(),
   },
   (t) => [primaryKey({ columns: [t.packageId, t.serviceId] }), index('package_services_service_idx').on(t.serviceId)],
@@ -117,6 +120,7 @@ export const faqs = pgTable('faqs', {
   answer: text('answer').notNull(),
   order: integer('sort_order').notNull().default(0),
   createdAt: createdAt(),
+  updatedAt: updatedAt(),
 });
 
 /** Single documents keyed by name: 'landingPage' (blockOrder, hidden), 'siteContent' (texts, links). */
@@ -279,5 +283,37 @@ export const signInFailures = pgTable('sign_in_failures', {
  */
 export const adminClaims = pgTable('admin_claims', {
   tokenHash: text('token_hash').primaryKey(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Every admin change: who, what (the record's type and id, its fields before and after), when. The admin
+ * activity page lists it; a content change can be reverted from it (the revert is an entry of its own).
+ */
+export const activityLog = pgTable(
+  'activity_log',
+  {
+    id: text('id').primaryKey(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Null once the account is deleted; actorEmail keeps who it was. */
+    actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorEmail: text('actor_email').notNull(),
+    /** 'create' | 'update' | 'delete' | 'reorder' | 'revert' | 'import' | 'upload' … */
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id').notNull(),
+    summary: text('summary').notNull().default(''),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    /** For a revert: the entry it undid. */
+    revertOf: text('revert_of'),
+  },
+  (t) => [index('activity_at_idx').on(t.at), index('activity_entity_idx').on(t.entityType, t.entityId)],
+);
+
+/** Old public paths that moved (a renamed slug or id): answered with a 301 to the new path. */
+export const redirects = pgTable('redirects', {
+  fromPath: text('from_path').primaryKey(),
+  toPath: text('to_path').notNull(),
   createdAt: createdAt(),
 });

@@ -41,6 +41,12 @@ export const PUBLIC_ACTIONS: ReadonlySet<string> = new Set<string>();
 const PUBLIC_ACTIONS_LOWER = new Set([...PUBLIC_ACTIONS].map((a) => a.toLowerCase()));
 const isPublicAction = (name: string) => PUBLIC_ACTIONS_LOWER.has(name.toLowerCase());
 
+/** Every Action under `admin.` is for verified admins; the rest for verified members unless public. */
+function actionAccess(name: string): Access {
+  if (/^admin\./i.test(name)) return 'admin';
+  return isPublicAction(name) ? 'public' : 'verified';
+}
+
 /**
  * The form the router matches: decoded (so /%61dmin is /admin), repeated slashes collapsed, no trailing
  * slash, lower case (guards must not be sidestepped by spelling a path differently).
@@ -62,7 +68,7 @@ function ruleFor(path: string): { access: Access; surface: Surface } {
   if (/^\/admin(\/|$)/.test(path)) return { access: 'admin', surface: 'page' };
   if (path === '/api/prices') return { access: 'verified', surface: 'api' };
   const action = /^\/_actions\/([^/]+)$/.exec(path)?.[1];
-  if (action !== undefined) return { access: isPublicAction(action) ? 'public' : 'verified', surface: 'api' };
+  if (action !== undefined) return { access: actionAccess(action), surface: 'api' };
   if (/^\/_actions(\/|$)/.test(path)) return { access: 'verified', surface: 'api' };
   return { access: 'public', surface: 'page' };
 }

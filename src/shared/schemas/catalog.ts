@@ -56,3 +56,26 @@ export const faqFields = {
   /** Sanitized HTML. */
   answer: requiredText(20_000),
 };
+
+/** The editor's and the Action's schema per type: exactly these fields, nothing else. */
+export const serviceSchema = z.strictObject(serviceFields);
+export const demoSchema = z.strictObject(demoFields);
+export const packageSchema = z.strictObject(packageFields);
+export const articleSchema = z.strictObject(articleFields);
+export const faqSchema = z.strictObject(faqFields);
+
+export type ServiceValues = z.input<typeof serviceSchema>;
+export type DemoValues = z.input<typeof demoSchema>;
+export type PackageValues = z.input<typeof packageSchema>;
+export type ArticleValues = z.input<typeof articleSchema>;
+export type FaqValues = z.input<typeof faqSchema>;
+
+/** Zod issues → messages by field path ("benefits.2"), the first per field. */
+export function fieldErrorsByPath(issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; keys?: readonly string[] }[]): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const issue of issues) {
+    const paths = issue.code === 'unrecognized_keys' && issue.keys ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+    for (const path of paths) out[path.map(String).join('.') || 'form'] ??= issue.code === 'unrecognized_keys' ? 'This field cannot be set' : issue.message;
+  }
+  return out;
+}

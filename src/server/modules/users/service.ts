@@ -25,7 +25,8 @@ export type UsersErrorCode =
   | 'LAST_ADMIN'
   | 'CANNOT_DISABLE_SELF'
   | 'CLAIM_INVALID'
-  | 'ADMIN_EXISTS';
+  | 'ADMIN_EXISTS'
+  | 'NOT_ADMIN';
 
 const MESSAGES: Record<UsersErrorCode, string> = {
   NO_USER_LOGGED_IN: 'No user logged in',
@@ -36,6 +37,7 @@ const MESSAGES: Record<UsersErrorCode, string> = {
   CANNOT_DISABLE_SELF: 'You cannot disable your own account',
   CLAIM_INVALID: 'This admin link is not valid any more. Restart the server to print a new one, or run npm run create-admin.',
   ADMIN_EXISTS: 'This site already has an admin: ask them to make you an admin.',
+  NOT_ADMIN: 'Only an admin can do this.',
 };
 
 export class UsersError extends Error {
@@ -95,6 +97,16 @@ async function loadTarget(targetId: string, tx: repo.Executor) {
 }
 
 const isAdmin = (p: Profile) => p.role === 'admin' && p.emailVerified && !p.banned;
+
+/**
+ * The acting admin, inside the caller's transaction: every admin write checks it on the server, whatever
+ * the route guard already decided (a role taken away a moment ago counts).
+ */
+export async function requireAdmin(actorId: string | undefined, tx: repo.Executor): Promise<Profile> {
+  const actor = await loadActor(actorId, tx);
+  if (!isAdmin(actor)) throw new UsersError('NOT_ADMIN');
+  return actor;
+}
 
 /**
  * The manual "promote to admin": an admin may promote any verified user. Nobody else: the seed's

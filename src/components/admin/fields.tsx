@@ -1,0 +1,97 @@
+/**
+ * The admin editors' inputs: labelled, with hint and error line (FieldFrame), the error read out with the
+ * field. Values are plain strings, numbers or booleans; the shared schema decides what is valid.
+ */
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
+import { FieldFrame, inputClass } from '../forms/field';
+
+interface Common {
+  label: ReactNode;
+  error?: string | undefined;
+  hint?: ReactNode;
+  className?: string | undefined;
+}
+
+const textInputClass = `${inputClass} border-slate-300`;
+
+export function TextInput({ label, error, hint, className, value, onValue, ...rest }: Common & { value: string; onValue(v: string): void } & Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'id'>) {
+  return (
+    <FieldFrame
+      label={label}
+      error={error}
+      hint={hint}
+      className={className}
+      input={(a11y) => <input {...a11y} {...rest} value={value} onChange={(e) => onValue(e.target.value)} className={textInputClass} />}
+    />
+  );
+}
+
+export function TextArea({ label, error, hint, className, value, onValue, rows = 4, ...rest }: Common & { value: string; onValue(v: string): void } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'onChange' | 'id'>) {
+  return (
+    <FieldFrame
+      label={label}
+      error={error}
+      hint={hint}
+      className={className}
+      input={(a11y) => (
+        <textarea {...a11y} {...rest} rows={rows} value={value} onChange={(e) => onValue(e.target.value)} className={`${textInputClass} h-auto py-2 leading-6`} />
+      )}
+    />
+  );
+}
+
+/**
+ * A money or count field. The text typed is kept as typed (so "12." can become "12.5"); the value handed
+ * on is a number, null when empty, or the raw text when it is not a number (the schema then says so).
+ */
+export function NumberInput({ label, error, hint, className, value, onValue, prefix }: Common & { value: number | null | string; onValue(v: number | null | string): void; prefix?: string }) {
+  const shown = value === null ? '' : String(value);
+  return (
+    <FieldFrame
+      label={label}
+      error={error}
+      hint={hint}
+      className={className}
+      input={(a11y) => (
+        <div className="relative">
+          {prefix && <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-slate-500">{prefix}</span>}
+          <input
+            {...a11y}
+            type="text"
+            inputMode="decimal"
+            value={shown}
+            onChange={(e) => {
+              const text = e.target.value.trim();
+              const n = Number(text.replace(/,/g, ''));
+              onValue(text === '' ? null : Number.isFinite(n) && /^-?[\d,]*\.?\d*$/.test(text) ? n : text);
+            }}
+            className={`${textInputClass} ${prefix ? 'pl-12' : ''}`}
+          />
+        </div>
+      )}
+    />
+  );
+}
+
+export function Toggle({ label, hint, checked, onChecked }: { label: ReactNode; hint?: ReactNode; checked: boolean; onChecked(v: boolean): void }) {
+  return (
+    <label className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-200 bg-white p-3">
+      <input type="checkbox" checked={checked} onChange={(e) => onChecked(e.target.checked)} className="mt-0.5 h-5 w-5 flex-none accent-brand-600" />
+      <span className="min-w-0">
+        <span className="block text-sm font-medium text-slate-800">{label}</span>
+        {hint && <span className="mt-0.5 block text-xs text-slate-600">{hint}</span>}
+      </span>
+    </label>
+  );
+}
+
+/** A titled group of fields (a card on the editor page). */
+export function Section({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
+  return (
+    <section className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+      <h2 className="text-base font-semibold text-ink">{title}</h2>
+      {description && <p className="mt-1 text-sm text-slate-600">{description}</p>}
+      <div className="mt-4 space-y-4">{children}</div>
+    </section>
+  );
+}

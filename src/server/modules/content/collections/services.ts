@@ -1,0 +1,103 @@
+/** Services in the admin (seed section 3): name, picture, price, short text, benefits, description. */
+import { eq } from 'drizzle-orm';
+import { serviceSchema } from '../../../../shared/schemas/catalog';
+import type { z } from '../../../../shared/zod';
+import { CACHE_TAGS } from '../../../cache/tags';
+import { services } from '../../../db/schema';
+import type { Collection, Snapshot } from '../types';
+import { iso, tableOps } from './table-ops';
+
+const fields = serviceSchema;
+type Fields = z.output<typeof fields>;
+
+const ops = tableOps({
+  table: services,
+  id: services.id,
+  order: services.order,
+  createdAt: services.createdAt,
+  search: [services.name, services.shortText, services.id],
+  sorts: { name: services.name, updated: services.updatedAt },
+});
+
+function toSnapshot(row: typeof services.$inferSelect): Snapshot {
+  return {
+    id: row.id,
+    order: row.order,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+    name: row.name,
+    picture: row.picture,
+    price: row.price,
+    shortText: row.shortText,
+    description: row.description,
+    benefits: row.benefits,
+  };
+}
+
+export const servicesCollection: Collection<Fields> = {
+  type: 'service',
+  label: { one: 'service', many: 'services' },
+  adminSlug: 'services',
+  fields,
+  htmlFields: ['description'],
+  // Packages show their included services, and the landing page shows both.
+  tags: [CACHE_TAGS.services, CACHE_TAGS.packages],
+  titleField: 'name',
+  publicPath: (s) => `/service/${encodeURIComponent(s.id)}`,
+  ordered: true,
+  list: {
+    sorts: [
+      { key: 'order', label: 'Public order' },
+      { key: 'name', label: 'Name' },
+      { key: 'updated', label: 'Last changed' },
+    ],
+    filters: [],
+  },
+
+  async read(ex, id) {
+    const [row] = await ex.select().from(services).where(eq(services.id, id)).limit(1);
+    return row && toSnapshot(row);
+  },
+  async insert(ex, id, f, order, restore) {
+    await ex.insert(services).values({
+      id,
+      ...f,
+      order,
+      ...(restore ? { createdAt: new Date(restore.createdAt), updatedAt: new Date(restore.updatedAt) } : {}),
+    });
+  },
+  async update(ex, id, f, newId) {
+    await ex
+      .update(services)
+      .set({ ...f, ...(newId ? { id: newId } : {}), updatedAt: new Date() })
+      .where(eq(services.id, id));
+  },
+  remove: ops.remove,
+  ids: ops.ids,
+  setOrder: ops.setOrder,
+  isTaken: ops.isTaken,
+  async listRows(ex, query) {
+    const { rows, total } = await ops.page(ex, query, {
+      id: services.id,
+      name: services.name,
+      shortText: services.shortText,
+      picture: services.picture,
+      price: services.price,
+      order: services.order,
+      updatedAt: services.updatedAt,
+    });
+    return {
+      total,
+      rows: rows.map((r) => ({
+        id: r.id,
+        title: r.name,
+        subtitle: r.shortText,
+        badges: r.price === null ? [{ label: 'No price', tone: 'warning' as const }] : [],
+        picture: r.picture,
+        order: r.order,
+        updatedAt: iso(r.updatedAt),
+        publicPath: `/service/${encodeURIComponent(r.id)}`,
+      })),
+    };
+  },
+};

@@ -1,0 +1,29 @@
+/**
+ * The admin area's sidebar: the seed's admin menu (src/shared/navigation.ts, the same links the navbar
+ * shows admins) with Content opened into its content types, plus the overview and the activity log.
+ */
+import { ADMIN_NAV_LINKS, type NavLink } from './navigation';
+
+export interface AdminNavItem extends NavLink {
+  children?: readonly NavLink[];
+}
+
+export const CONTENT_TYPE_LINKS: readonly NavLink[] = [
+  { href: '/admin/services', label: 'Services' },
+  { href: '/admin/packages', label: 'Packages' },
+  { href: '/admin/demos', label: 'Demos' },
+  { href: '/admin/articles', label: 'Articles' },
+  { href: '/admin/faqs', label: 'FAQs' },
+];
+
+export const ADMIN_SIDEBAR: readonly AdminNavItem[] = [
+  { href: '/admin', label: 'Overview' },
+  ...ADMIN_NAV_LINKS.map((link) => (link.href === '/admin/content' ? { ...link, children: CONTENT_TYPE_LINKS } : link)),
+  { href: '/admin/activity', label: 'Activity' },
+];
+
+/** Whether a sidebar link is the current page or one of its sub-pages (the overview matches itself only). */
+export function isCurrentAdminLink(href: string, pathname: string): boolean {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  return href === '/admin' ? path === '/admin' : path === href || path.startsWith(`${href}/`);
+}
