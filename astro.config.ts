@@ -2,13 +2,13 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
-import { MAX_BODY_BYTES } from './src/server/http/request-body';
+import { LARGEST_BODY_BYTES } from './src/server/http/request-body';
 
 export default defineConfig({
   output: 'server',
   // Middleware mode: server.mjs owns the HTTP server (built files from memory, route-cache fast path,
   // baseline headers) and hands everything else to Astro. See docs/decisions/002.
-  adapter: node({ mode: 'middleware', bodySizeLimit: MAX_BODY_BYTES }),
+  adapter: node({ mode: 'middleware', bodySizeLimit: LARGEST_BODY_BYTES }),
   integrations: [react()],
   trailingSlash: 'never',
   devToolbar: { enabled: false },

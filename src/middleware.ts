@@ -7,7 +7,7 @@ import { config } from './server/config';
 import { startUp } from './server/startup';
 import { actionRulePath, guardDecision, needsSession, normalizePath, type GuardDecision } from './server/guards';
 import { readSession } from './server/guards/session';
-import { checkRequestBody } from './server/http/request-body';
+import { bodyLimitFor, checkRequestBody } from './server/http/request-body';
 import { PREVIEW_PARAM } from './server/modules/pages/preview';
 import { logger } from './server/logger';
 import { isRefusedOrigin } from './server/request-origin';
@@ -55,7 +55,7 @@ function forgedWriteResponse({ request, url }: APIContext): Response | undefined
 
 async function unreadableBodyResponse({ request, url }: APIContext): Promise<Response | undefined> {
   if (SAFE_METHODS.has(request.method)) return undefined;
-  const bodyError = await checkRequestBody(request);
+  const bodyError = await checkRequestBody(request, bodyLimitFor(normalizePath(url.pathname)));
   return bodyError && errorResponse(url.pathname, bodyError.status, bodyError.code, bodyError.message);
 }
 

@@ -6,8 +6,21 @@
  * the client's error, answered 400 or 413, never a 500.
  */
 
-/** The largest body any route accepts (the adapter's limit, astro.config.ts). */
+/** What a route accepts unless BODY_LIMITS says otherwise. */
 export const MAX_BODY_BYTES = 1_048_576;
+
+/**
+ * Routes that take larger bodies (uploads, content files), by path prefix. The adapter's own limit
+ * (astro.config.ts) is the largest of these; the middleware holds every other route to MAX_BODY_BYTES.
+ */
+export const BODY_LIMITS: ReadonlyArray<{ prefix: string; bytes: number }> = [];
+
+/** The largest body any route accepts: the adapter's limit, and server.mjs's early refusal. */
+export const LARGEST_BODY_BYTES = Math.max(MAX_BODY_BYTES, ...BODY_LIMITS.map((l) => l.bytes));
+
+export function bodyLimitFor(pathname: string): number {
+  return BODY_LIMITS.find((l) => pathname === l.prefix || pathname.startsWith(`${l.prefix}/`))?.bytes ?? MAX_BODY_BYTES;
+}
 
 export type BodyErrorCode = 'REQUEST_TOO_LARGE' | 'INVALID_JSON' | 'FORBIDDEN_KEY' | 'UNREADABLE_BODY';
 
