@@ -45,6 +45,26 @@ describe('request bodies', () => {
     expect(forbiddenKeyIn({ name: 'constructor', list: ['toString'] })).toBeUndefined(); // values are fine
   });
 
+  it('refuses text no database column can hold (NUL, a lone surrogate) in JSON keys and values and in form fields, not in files', async () => {
+    const enc = (s: string) => new TextEncoder().encode(s);
+    for (const bad of ['{"userId":"\\u0000"}', '{"a":["x\\u0000y"]}', '{"userId":"\\ud800"}', '{"a":{"\\udfff":1}}']) {
+      expect(() => parseJsonBody(enc(bad)), bad).toThrow('not text');
+    }
+    expect(parseJsonBody(enc('{"name":"Zoë 😀 \\ud83d\\ude00"}'))).toEqual({ name: 'Zoë 😀 😀' });
+
+    const form = (body: FormData | string, type?: string) =>
+      new Request('http://x/auth', { method: 'POST', body, headers: type ? { 'content-type': type } : undefined });
+    const urlencoded = 'application/x-www-form-urlencoded';
+    expect((await checkRequestBody(form('email=a%00b', urlencoded)))?.code).toBe('UNSTORABLE_TEXT');
+    expect((await checkRequestBody(form('email=a%40b.c', urlencoded)))?.code).toBeUndefined();
+    const withFile = new FormData();
+    withFile.set('alt', 'A photo');
+    withFile.set('file', new Blob([Uint8Array.of(0, 1, 0, 2)]), 'a.png');
+    expect(await checkRequestBody(form(withFile))).toBeUndefined();
+    withFile.set('alt', 'A\u0000photo');
+    expect((await checkRequestBody(form(withFile)))?.status).toBe(400);
+  });
+
   it('checks without consuming: the route still reads the body as sent', async () => {
     const req = streamed(['{"firstName":', '"Ada"}']);
     expect(await checkRequestBody(req, 1000)).toBeUndefined();

@@ -2,8 +2,10 @@
  * Reading a request body a stranger sent, for every route that takes one (Actions, API routes, form
  * posts, /api/auth): at most `limit` bytes whether or not Content-Length was declared (a chunked upload
  * is counted as it arrives), JSON that must parse, and no key that names a member of Object.prototype
- * (`__proto__`, `constructor`, `toString`…), which libraries downstream may trip over. Each failure is
- * the client's error, answered 400 or 413, never a 500.
+ * (`__proto__`, `constructor`, `toString`…), which libraries downstream may trip over, and no text that
+ * no database column can hold (a NUL character or half of a surrogate pair: PostgreSQL refuses both, deep
+ * inside whichever query meets them first). Each failure is the client's error, answered 400 or 413,
+ * never a 500.
  */
 
 /** What a route accepts unless BODY_LIMITS says otherwise. */
@@ -22,12 +24,13 @@ export function bodyLimitFor(pathname: string): number {
   return BODY_LIMITS.find((l) => pathname === l.prefix || pathname.startsWith(`${l.prefix}/`))?.bytes ?? MAX_BODY_BYTES;
 }
 
-export type BodyErrorCode = 'REQUEST_TOO_LARGE' | 'INVALID_JSON' | 'FORBIDDEN_KEY' | 'UNREADABLE_BODY';
+export type BodyErrorCode = 'REQUEST_TOO_LARGE' | 'INVALID_JSON' | 'FORBIDDEN_KEY' | 'UNSTORABLE_TEXT' | 'UNREADABLE_BODY';
 
 export const BODY_ERROR_MESSAGES: Record<BodyErrorCode, string> = {
   REQUEST_TOO_LARGE: 'The request is too large.',
   INVALID_JSON: 'The request body is not valid JSON.',
   FORBIDDEN_KEY: 'The request contains a field that cannot be set.',
+  UNSTORABLE_TEXT: 'The request contains characters that are not text (a NUL or a broken Unicode character).',
   UNREADABLE_BODY: 'The request body could not be read.',
 };
 
@@ -86,6 +89,16 @@ export function forbiddenKeyIn(value: unknown, depth = 0): string | undefined {
   return undefined;
 }
 
+/** A NUL, or a lone surrogate (not well-formed UTF-16): text no PostgreSQL column accepts. */
+export const isUnstorableText = (text: string) => text.includes('\u0000') || !text.isWellFormed();
+
+/** Whether any string, key or value, at any depth, is text no column can hold. */
+export function hasUnstorableText(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return isUnstorableText(value);
+  if (value === null || typeof value !== 'object' || depth > 64) return false;
+  return Object.entries(value).some(([key, inner]) => isUnstorableText(key) || hasUnstorableText(inner, depth + 1));
+}
+
 /** JSON text → value; BodyError for text that is not JSON or carries a prototype key. Empty → undefined. */
 export function parseJsonBody(bytes: Uint8Array): unknown {
   if (bytes.byteLength === 0) return undefined;
@@ -96,6 +109,7 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
     throw new BodyError('INVALID_JSON');
   }
   if (forbiddenKeyIn(value) !== undefined) throw new BodyError('FORBIDDEN_KEY');
+  if (hasUnstorableText(value)) throw new BodyError('UNSTORABLE_TEXT');
   return value;
 }
 
@@ -105,12 +119,19 @@ export const isJsonContentType = (contentType: string | null) =>
 export const isFormContentType = (contentType: string | null) =>
   /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i.test(contentType?.trim() ?? '');
 
-/** A form body must parse as one: a broken multipart body would otherwise fail in whatever reads it next. */
+/**
+ * A form body must parse as one: a broken multipart body would otherwise fail in whatever reads it next.
+ * Its text fields (not its files) follow the JSON rule on text.
+ */
 async function parseFormBody(request: Request, bytes: Uint8Array<ArrayBuffer>) {
+  let form: FormData;
   try {
-    await new Request(request.url, { method: 'POST', headers: { 'content-type': request.headers.get('content-type')! }, body: bytes }).formData();
+    form = await new Request(request.url, { method: 'POST', headers: { 'content-type': request.headers.get('content-type')! }, body: bytes }).formData();
   } catch {
     throw new BodyError('UNREADABLE_BODY');
+  }
+  for (const [key, value] of form) {
+    if (isUnstorableText(key) || (typeof value === 'string' && isUnstorableText(value))) throw new BodyError('UNSTORABLE_TEXT');
   }
 }
 
