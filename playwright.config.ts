@@ -6,6 +6,7 @@ const port = Number(process.env.E2E_PORT ?? 4390);
 // The server's data folder: specs read the mail outbox (DATA_DIR/outbox) from here.
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `agency-e2e-${port}`);
 process.env.E2E_DATA_DIR = E2E_DATA_DIR;
+const ADMIN_SPECS = /\/admin-[^/]*\.spec\.ts$/;
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
@@ -36,7 +37,16 @@ export default defineConfig({
     // Signs up the first user (who becomes admin) and a member, verified through the outbox, and saves
     // their sessions for the specs that need them.
     { name: 'accounts', testMatch: /accounts\.setup\.ts$/, use: { ...devices['Desktop Chrome'] } },
-    { name: 'chromium', use: { ...devices['Desktop Chrome'] }, dependencies: ['accounts'] },
+    { name: 'chromium', use: { ...devices['Desktop Chrome'] }, dependencies: ['accounts'], testIgnore: ADMIN_SPECS },
+    // The admin studio's specs change the content every public spec counts on (services, order, texts):
+    // they run after all of those, one file at a time, each restoring what it changes for the next.
+    // E2E_ADMIN_ALONE=1 runs them without the public specs first (working on one admin spec).
+    {
+      name: 'admin',
+      use: { ...devices['Desktop Chrome'] },
+      dependencies: process.env.E2E_ADMIN_ALONE ? ['accounts'] : ['chromium'],
+      testMatch: ADMIN_SPECS,
+    },
   ],
   // The built server on its own throw-away data folder, seeded with the demo content.
   webServer: {
