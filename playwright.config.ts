@@ -40,11 +40,12 @@ export default defineConfig({
     { name: 'chromium', use: { ...devices['Desktop Chrome'] }, dependencies: ['accounts'], testIgnore: ADMIN_SPECS },
     // The admin studio's specs change the content every public spec counts on (services, order, texts):
     // they run after all of those, one file at a time, each restoring what it changes for the next.
-    // E2E_ADMIN_ALONE=1 runs them without the public specs first (working on one admin spec).
+    // `npm test` sets E2E_ADMIN_LAST=1 to make that an order; without it, running one admin spec does not
+    // run every public spec first (Playwright runs a dependency project in full).
     {
       name: 'admin',
       use: { ...devices['Desktop Chrome'] },
-      dependencies: process.env.E2E_ADMIN_ALONE ? ['accounts'] : ['chromium'],
+      dependencies: process.env.E2E_ADMIN_LAST ? ['chromium'] : ['accounts'],
       testMatch: ADMIN_SPECS,
     },
   ],
