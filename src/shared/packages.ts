@@ -1,7 +1,9 @@
 import { BEST_VALUE_MIN_SERVICES, BEST_VALUE_MIN_SETUP_PRICE } from './constants';
 
-/** The rule in the seed's words, as the package editor states it. */
-export const BEST_VALUE_RULE = `BEST VALUE: at least ${BEST_VALUE_MIN_SERVICES} included services and a setup price of at least ${BEST_VALUE_MIN_SETUP_PRICE}`;
+/** The rule as the package editor states it; `formatPrice` writes the site currency. */
+export function bestValueRule(formatPrice: (amount: number) => string): string {
+  return `A package with at least ${BEST_VALUE_MIN_SERVICES} included services and a setup price of at least ${formatPrice(BEST_VALUE_MIN_SETUP_PRICE)} gets the badge.`;
+}
 
 /** BEST VALUE from the number of included services and the setup price (seed section 4). */
 export function qualifiesForBestValue(includedServices: number, priceSetup: number | null): boolean {

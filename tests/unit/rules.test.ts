@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blocksFromConfig, LANDING_BLOCKS, resolveBlockOrder } from '../../src/shared/landing';
-import { BEST_VALUE_RULE, bestValueShortfall, isBestValue, qualifiesForBestValue } from '../../src/shared/packages';
+import { bestValueRule, bestValueShortfall, isBestValue, qualifiesForBestValue } from '../../src/shared/packages';
 import { formatMoney } from '../../src/shared/money';
 import { cutSeoDescription, cutSeoTitle } from '../../src/shared/seo';
 
@@ -22,7 +22,7 @@ describe('BEST VALUE', () => {
 
   it('tells the editor what a package still lacks, in the site currency', () => {
     const usd = (n: number) => formatMoney(n, 'USD');
-    expect(BEST_VALUE_RULE).toBe('BEST VALUE: at least 3 included services and a setup price of at least 1000');
+    expect(bestValueRule(usd)).toBe('A package with at least 3 included services and a setup price of at least $1,000 gets the badge.');
     expect(bestValueShortfall(3, 1000, usd)).toEqual([]);
     expect(bestValueShortfall(2, 1500, usd)).toEqual(['1 more included service']);
     expect(bestValueShortfall(0, null, usd)).toEqual(['3 more included services', 'a setup price of at least $1,000']);

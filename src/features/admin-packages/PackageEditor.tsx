@@ -14,7 +14,7 @@ import { useRecordEditor, type RecordActions } from '../../components/admin/use-
 import { packageCardView } from '../../shared/cards';
 import { PACKAGE_FEATURES_SHOWN, PACKAGE_SERVICES_SHOWN, PACKAGE_TEXT_CUT } from '../../shared/constants';
 import { formatMoney } from '../../shared/money';
-import { BEST_VALUE_RULE, bestValueShortfall } from '../../shared/packages';
+import { bestValueRule, bestValueShortfall } from '../../shared/packages';
 import { packageSchema } from '../../shared/schemas/catalog';
 import { LIMITS } from '../../shared/schemas/fields';
 
@@ -169,7 +169,7 @@ export default function PackageEditor({ id, version, fields: initial, services, 
               hint="Per month. Leave empty for “Price on request”."
             />
           </Section>
-          <Section title="BEST VALUE" description={`${BEST_VALUE_RULE}.`}>
+          <Section title="BEST VALUE" description={bestValueRule(money)}>
             <div data-best-value-status={bestValue ? 'yes' : 'no'} aria-live="polite" className="text-sm">
               {bestValue ? (
                 <p className="flex flex-wrap items-center gap-2 text-slate-700">
