@@ -22,7 +22,22 @@ let visitor: APIRequestContext;
 test.beforeAll(async ({ playwright, baseURL }) => {
   visitor = await playwright.request.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
 });
-test.afterAll(() => visitor.dispose());
+
+/**
+ * Records this file creates, under every id they may have by then (a copy, a rename). Each test deletes its
+ * own; this sweep runs after a failed step too, so a demo left at the top of the list never changes the
+ * landing page the next spec sees.
+ */
+const created: { actions: 'demos' | 'packages'; id: string }[] = [];
+test.afterAll(async ({ playwright, baseURL }) => {
+  const admin = await playwright.request.newContext({ baseURL, storageState: ADMIN_STATE });
+  for (const { actions, id } of created) {
+    // A record already deleted answers "not found": nothing to do.
+    await admin.post(`/_actions/admin.${actions}.remove`, { headers: { origin: baseURL! }, data: { id } });
+  }
+  await admin.dispose();
+  await visitor.dispose();
+});
 
 async function visit(path: string) {
   const res = await visitor.get(path, { maxRedirects: 0 });
@@ -56,8 +71,8 @@ async function rowIds(page: Page): Promise<string[]> {
 async function moveByKeyboard(page: Page, name: string, from: number, to: number) {
   const announced = (text: string) => expect(page.locator('[id^="DndLiveRegion"]').filter({ hasText: text })).toHaveCount(1);
   await page.getByRole('button', { name: `Move ${name}`, exact: true }).focus();
-  // Focusing scrolls the handle into view, smoothly (the site's scroll-behavior): a person presses Space
-  // once it has arrived, and dnd-kit measures the list at that moment.
+  // Focusing may scroll the handle into view: a person presses Space once it is still, and dnd-kit
+  // measures the list at that moment.
   await scrollSettled(page);
   await page.keyboard.press('Space');
   await announced(`Picked up ${name}, position ${from} of`);
@@ -126,6 +141,7 @@ test('demo: create, edit, reorder by keyboard and mouse, duplicate and delete; t
   await page.getByRole('button', { name: /^Create demo/ }).click();
   await page.waitForURL(/\/admin\/demos\/e2e-demo-[a-z0-9]+$/);
   const id = new URL(page.url()).pathname.split('/').pop()!;
+  created.push({ actions: 'demos', id }, { actions: 'demos', id: `${id}-copy` });
   expect(await listNames('/demos')).toEqual([...demosBefore, name]);
   const detail = await visit(`/demo/${id}`);
   expect(detail.status).toBe(200);
@@ -226,6 +242,7 @@ test('package: create with services, features and BEST VALUE live; reorder, dupl
   await page.getByRole('button', { name: /^Create package/ }).click();
   await page.waitForURL(/\/admin\/packages\/e2e-package-[a-z0-9]+$/);
   const id = new URL(page.url()).pathname.split('/').pop()!;
+  for (const candidate of [id, `${id}-copy`, `${id}-renamed`]) created.push({ actions: 'packages', id: candidate });
 
   // The public card: BEST VALUE, services in the chosen order, features in theirs.
   const { html: listHtml } = await visit('/packages');
@@ -236,7 +253,10 @@ test('package: create with services, features and BEST VALUE live; reorder, dupl
   expect([...cardHtml.matchAll(/href="\/service\/([^"]+)"/g)].map((m) => m[1])).toEqual(['ai-lead-outreach', 'appointment-reminders', 'lead-capture-funnels']);
   expect(cardHtml.indexOf('Monthly tuning')).toBeLessThan(cardHtml.indexOf('Setup in a week'));
   expect(cardHtml).not.toContain('1,000');
-  expect((await visit(`/package/${id}`)).status).toBe(200);
+  const detail = await visit(`/package/${id}`);
+  expect(detail.status).toBe(200);
+  expect(detail.html).toContain('Built and connected for you.');
+  expect(detail.html).toContain('href="/service/lead-capture-funnels"');
 
   // Below the rule after an edit: no badge in the editor, none on the card.
   await gotoHydrated(page, `/admin/packages/${id}`);
@@ -246,6 +266,7 @@ test('package: create with services, features and BEST VALUE live; reorder, dupl
   const afterEdit = await visit('/packages');
   const editedCard = afterEdit.html.slice(afterEdit.html.indexOf(`data-pricing-tier="${id}"`));
   expect(editedCard.slice(0, editedCard.indexOf('</article>'))).not.toContain('data-best-value');
+  expect((await visit(`/package/${id}`)).html).not.toContain('href="/service/lead-capture-funnels"');
 
   // Reorder: to the top with the mouse (first on the landing page) …
   await gotoHydrated(page, '/admin/packages');
@@ -371,18 +392,17 @@ test('bad input: negative and non-numeric prices, a 100 KB name; field messages,
   expect(await listNames('/packages')).toEqual(packagesBefore);
 });
 
-test('the demos and packages pages pass axe-core at phone and desktop widths', async ({ page }) => {
-  test.setTimeout(120_000);
-  const failures: string[] = [];
-  for (const [width, viewport] of Object.entries(VIEWPORTS)) {
-    await page.setViewportSize(viewport);
-    for (const path of ['/admin/demos', '/admin/demos/dental-enquiry-assistant', '/admin/demos/new', '/admin/packages', '/admin/packages/clinic-growth-system', '/admin/packages/new']) {
+// One test per page (both widths each): a failure names the page, and each stays within its own time.
+for (const path of ['/admin/demos', '/admin/demos/dental-enquiry-assistant', '/admin/demos/new', '/admin/packages', '/admin/packages/clinic-growth-system', '/admin/packages/new']) {
+  test(`${path} passes axe-core at phone and desktop widths`, async ({ page }) => {
+    test.setTimeout(60_000);
+    const failures: string[] = [];
+    for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+      await page.setViewportSize(viewport);
       await gotoHydrated(page, path);
-      const { violations } = await new AxeBuilder({ page })
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-        .analyze();
-      for (const v of violations) failures.push(`${width} ${path}: ${v.id} — ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+      const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+      for (const v of violations) failures.push(`${width}: ${v.id} — ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
     }
-  }
-  expect(failures, failures.join('\n')).toEqual([]);
-});
+    expect(failures, failures.join('\n')).toEqual([]);
+  });
+}
