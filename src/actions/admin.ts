@@ -63,6 +63,8 @@ function contentActions(type: ContentType) {
 
 export const admin = {
   services: contentActions('service'),
+  demos: contentActions('demo'),
+  packages: contentActions('package'),
   activity: {
     revert: defineAction({
       input: z.object({ id: z.uuid() }),

@@ -41,6 +41,14 @@ describe('bestValuePackageIds', () => {
   it('is empty when there are no packages', async () => {
     expect((await bestValuePackageIds()).size).toBe(0);
   });
+
+  it('given ids, decides for exactly those packages whatever their status (an admin previews an inactive one)', async () => {
+    await addPackage('inactive', 5000, ['s1', 's2', 's3'], false);
+    await addPackage('inactive-few', 5000, ['s1'], false);
+    await addPackage('active', 5000, ['s1', 's2', 's3']);
+    expect([...(await bestValuePackageIds(['inactive', 'inactive-few']))]).toEqual(['inactive']);
+    expect((await bestValuePackageIds([])).size).toBe(0);
+  });
 });
 
 describe('loadPackageCards', () => {

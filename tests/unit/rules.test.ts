@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blocksFromConfig, LANDING_BLOCKS, resolveBlockOrder } from '../../src/shared/landing';
-import { isBestValue } from '../../src/shared/packages';
+import { bestValueRule, bestValueShortfall, isBestValue, qualifiesForBestValue } from '../../src/shared/packages';
+import { formatMoney } from '../../src/shared/money';
 import { cutSeoDescription, cutSeoTitle } from '../../src/shared/seo';
 
 describe('BEST VALUE', () => {
@@ -10,6 +11,23 @@ describe('BEST VALUE', () => {
     expect(isBestValue({ includedServiceIds: ['a', 'b'], priceSetup: 5000 })).toBe(false);
     expect(isBestValue({ includedServiceIds: ['a', 'b', 'c'], priceSetup: 999.99 })).toBe(false);
     expect(isBestValue({ includedServiceIds: ['a', 'b', 'c'], priceSetup: null })).toBe(false);
+  });
+
+  it('is the same rule on counts (list rows and the server count included services)', () => {
+    expect(qualifiesForBestValue(3, 1000)).toBe(true);
+    expect(qualifiesForBestValue(2, 1000)).toBe(false);
+    expect(qualifiesForBestValue(3, 999.99)).toBe(false);
+    expect(qualifiesForBestValue(30, null)).toBe(false);
+  });
+
+  it('tells the editor what a package still lacks, in the site currency', () => {
+    const usd = (n: number) => formatMoney(n, 'USD');
+    expect(bestValueRule(usd)).toBe('A package with at least 3 included services and a setup price of at least $1,000 gets the badge.');
+    expect(bestValueShortfall(3, 1000, usd)).toEqual([]);
+    expect(bestValueShortfall(2, 1500, usd)).toEqual(['1 more included service']);
+    expect(bestValueShortfall(0, null, usd)).toEqual(['3 more included services', 'a setup price of at least $1,000']);
+    expect(bestValueShortfall(5, 999.5, usd)).toEqual(['a setup price of at least $1,000 (now $999.50)']);
+    expect(bestValueShortfall(1, 10, (n) => formatMoney(n, 'EUR'))).toEqual(['2 more included services', 'a setup price of at least €1,000 (now €10)']);
   });
 });
 

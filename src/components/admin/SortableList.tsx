@@ -16,7 +16,7 @@ import {
 } from '@dnd-kit/core';
 import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 
 export interface SortableListProps<T> {
   items: readonly T[];
@@ -42,9 +42,20 @@ export function SortableList<T>({ items, idOf, labelOf, onReorder, renderItem, l
     return item ? labelOf(item) : String(id);
   };
   const position = (id: string | number | undefined) => (id === undefined ? 0 : ids.indexOf(String(id)) + 1);
+  // dnd-kit reports the item as over itself the moment it is picked up; announcing that would replace
+  // "Picked up …" before a screen reader has read it. Later returns to the start are announced.
+  const justPickedUp = useRef(false);
   const announcements: Announcements = {
-    onDragStart: ({ active }) => `Picked up ${nameOf(active.id)}, position ${position(active.id)} of ${ids.length} ${listLabel}.`,
-    onDragOver: ({ active, over }) => (over ? `${nameOf(active.id)} moved to position ${position(over.id)} of ${ids.length}.` : `${nameOf(active.id)} is no longer over the list.`),
+    onDragStart: ({ active }) => {
+      justPickedUp.current = true;
+      return `Picked up ${nameOf(active.id)}, position ${position(active.id)} of ${ids.length} ${listLabel}.`;
+    },
+    onDragOver: ({ active, over }) => {
+      const stillAtStart = justPickedUp.current && over?.id === active.id;
+      justPickedUp.current = false;
+      if (stillAtStart) return undefined;
+      return over ? `${nameOf(active.id)} moved to position ${position(over.id)} of ${ids.length}.` : `${nameOf(active.id)} is no longer over the list.`;
+    },
     onDragEnd: ({ active, over }) => (over ? `${nameOf(active.id)} dropped at position ${position(over.id)} of ${ids.length}.` : `${nameOf(active.id)} dropped.`),
     onDragCancel: ({ active }) => `Moving ${nameOf(active.id)} was cancelled.`,
   };

@@ -1,6 +1,7 @@
 /** The service editor (/admin/services/{id}, /admin/services/new): every seed field of a service. */
 import { actions } from 'astro:actions';
 import { EditorShell } from '../../components/admin/EditorShell';
+import { itemErrors } from '../../components/admin/field-errors';
 import { Section, TextArea, TextInput, NumberInput } from '../../components/admin/fields';
 import { ImageField } from '../../components/admin/ImageField';
 import { StringListField } from '../../components/admin/StringListField';
@@ -25,9 +26,6 @@ interface Props {
   fields: ServiceEditorValues;
   currency: string;
 }
-
-const indexed = (errors: Record<string, string>, field: string) =>
-  Object.fromEntries(Object.entries(errors).flatMap(([k, v]) => (k.startsWith(`${field}.`) ? [[Number(k.split('.')[1]), v]] : [])));
 
 export default function ServiceEditor({ id, version, fields: initial, currency }: Props) {
   const editor = useRecordEditor<ServiceEditorValues>({
@@ -60,7 +58,7 @@ export default function ServiceEditor({ id, version, fields: initial, currency }
               itemLabel="benefit"
               values={fields.benefits}
               onValues={(v) => setField('benefits', v)}
-              errors={indexed(errors, 'benefits')}
+              errors={itemErrors(errors, 'benefits')}
               error={errors.benefits}
               hint={`Cards show the first ${SERVICE_BENEFITS_SHOWN}; the service's page shows all.`}
               maxItems={30}

@@ -1,25 +1,23 @@
 /**
- * Which active packages get the BEST VALUE badge (seed section 4). The rule needs the setup price, which
- * public reads never select; it is applied here, on the server, and only the yes/no leaves this module.
+ * Which packages get the BEST VALUE badge (seed section 4). The rule needs the setup price, which public
+ * reads never select; it is applied here, on the server, and only the yes/no leaves this module.
  */
-import { count, eq } from 'drizzle-orm';
-import { isBestValue } from '../../../shared/packages';
+import { count, eq, inArray } from 'drizzle-orm';
+import { qualifiesForBestValue } from '../../../shared/packages';
 import { db } from '../../db';
 import { packageServices, packages } from '../../db/schema';
 
-export async function bestValuePackageIds(): Promise<Set<string>> {
+/**
+ * The active packages that qualify; or, given `ids`, those of them that qualify whatever their status (an
+ * admin's preview of an inactive package shows the badge it will have once active).
+ */
+export async function bestValuePackageIds(ids?: readonly string[]): Promise<Set<string>> {
+  if (ids?.length === 0) return new Set();
   const rows = await db()
     .select({ id: packages.id, priceSetup: packages.priceSetup, included: count(packageServices.serviceId) })
     .from(packages)
     .leftJoin(packageServices, eq(packageServices.packageId, packages.id))
-    .where(eq(packages.isActive, true))
+    .where(ids ? inArray(packages.id, [...ids]) : eq(packages.isActive, true))
     .groupBy(packages.id, packages.priceSetup);
-  const ids = new Set<string>();
-  for (const r of rows) {
-    // isBestValue looks at the number of included services only, so a list of that length stands in for the ids.
-    if (isBestValue({ includedServiceIds: Array.from({ length: Number(r.included) }, () => ''), priceSetup: r.priceSetup })) {
-      ids.add(r.id);
-    }
-  }
-  return ids;
+  return new Set(rows.filter((r) => qualifiesForBestValue(Number(r.included), r.priceSetup)).map((r) => r.id));
 }

@@ -131,10 +131,15 @@ export async function countActivePackages(): Promise<number> {
 }
 
 export async function getActivePackage(id: string) {
+  return getPackage(id, { activeOnly: true });
+}
+
+/** A package whatever its status: for an admin's preview (pages/preview.ts); visitors get getActivePackage. */
+export async function getPackage(id: string, { activeOnly = false } = {}) {
   const [row] = await db()
     .select(publicPackageColumns)
     .from(packages)
-    .where(and(eq(packages.id, id), eq(packages.isActive, true)));
+    .where(activeOnly ? and(eq(packages.id, id), eq(packages.isActive, true)) : eq(packages.id, id));
   if (!row) return undefined;
   const included = await includedServiceIds([row.id]);
   return { ...row, includedServiceIds: included.get(row.id) ?? [] };

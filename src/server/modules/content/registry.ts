@@ -1,10 +1,14 @@
 /** Every content type the admin edits, by type and by admin page. */
+import { demosCollection } from './collections/demos';
+import { packagesCollection } from './collections/packages';
 import { servicesCollection } from './collections/services';
 import { ContentError } from './errors';
 import type { Collection, ContentType } from './types';
 
 const COLLECTIONS: Partial<Record<ContentType, Collection>> = {
   service: servicesCollection as unknown as Collection,
+  demo: demosCollection as unknown as Collection,
+  package: packagesCollection as unknown as Collection,
 };
 
 export function collectionOf(type: ContentType): Collection {

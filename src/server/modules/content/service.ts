@@ -85,6 +85,12 @@ async function checkNewId(tx: Executor, collection: Collection, id: string, newI
   if (newId !== id && (await collection.isTaken(tx, newId, id))) throw invalid({ id: `Another ${collection.label.one} already uses this URL name.` });
 }
 
+/** The type's own rules that need the database; INVALID with the messages by field otherwise. */
+async function checkReferences(tx: Executor, collection: Collection, fields: Fields) {
+  const problems = (await collection.checkReferences?.(tx, fields)) ?? {};
+  if (Object.keys(problems).length > 0) throw invalid(problems);
+}
+
 async function checkUrlField(tx: Executor, collection: Collection, fields: Fields, exceptId?: string) {
   const field = collection.urlField;
   if (!field) return;
@@ -149,6 +155,7 @@ export async function createRecord(actorId: string | undefined, type: ContentTyp
   return adminWrite(actorId, async (tx, actor) => {
     const fields = parseFields(collection, input);
     await checkUrlField(tx, collection, fields);
+    await checkReferences(tx, collection, fields);
     const id = await uniqueValue(tx, collection, String(fields[collection.urlField ?? collection.titleField]));
     const ids = await collection.ids(tx);
     await collection.insert(tx, id, fields, collection.ordered ? ids.length : 0);
@@ -183,6 +190,7 @@ export async function updateRecord(actorId: string | undefined, type: ContentTyp
     if (unchanged) return { id, snapshot: before, tags: [] };
     if (newId !== id) await checkNewId(tx, collection, id, newId);
     await checkUrlField(tx, collection, fields, id);
+    await checkReferences(tx, collection, fields);
     await collection.update(tx, id, fields, newId === id ? undefined : newId);
     const after = await collection.read(tx, newId);
     await keepOldPathWorking(tx, collection, before, after);

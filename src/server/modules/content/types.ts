@@ -70,6 +70,11 @@ export interface Collection<Fields extends Record<string, unknown> = Record<stri
   urlField?: keyof Fields & string;
   /** The record's public page, or undefined (FAQs have none). */
   publicPath(snapshot: Snapshot): string | undefined;
+  /**
+   * Rules that need the database (a package's included services must exist): messages by field path, empty
+   * when all is well. The engine runs it on create and update; a revert restores what still can be.
+   */
+  checkReferences?(ex: Executor, fields: Fields): Promise<Record<string, string>>;
   /** Whether the public order is an admin choice (articles are listed by date). */
   ordered: boolean;
   list: ListSpec;

@@ -18,8 +18,9 @@ export async function loadPackageCards(pkgs: readonly PublicPackage[]): Promise<
   const ids = [...new Set(pkgs.flatMap((p) => p.includedServiceIds))];
   const [services, bestValue] = await Promise.all([
     loggedOnly('included services', () => listServicesByIds(ids), []),
-    // Without the decision, no badge is the safe answer.
-    loggedOnly('best value packages', bestValuePackageIds, new Set<string>()),
+    // Without the decision, no badge is the safe answer. Only these packages: the public pages hand active
+    // ones, an admin's preview an inactive one.
+    loggedOnly('best value packages', () => bestValuePackageIds(pkgs.map((p) => p.id)), new Set<string>()),
   ]);
   const slim = services.map((s) => ({ id: s.id, name: s.name, shortText: s.shortText }));
   return pkgs.map((pkg) => ({
