@@ -17,7 +17,8 @@ import {
 } from '../server/modules/content/service';
 import { collectionOf } from '../server/modules/content/registry';
 import type { ContentType } from '../server/modules/content/types';
-import { recordId } from '../shared/schemas/fields';
+import { previewHtml } from '../server/modules/rich-text/service';
+import { LIMITS, recordId } from '../shared/schemas/fields';
 import { toActionError } from './errors';
 
 const idInput = z.object({ id: recordId });
@@ -61,8 +62,24 @@ function contentActions(type: ContentType) {
   };
 }
 
+/** The longest HTML any field takes (article bodies and policies). */
+const MAX_HTML = Math.max(LIMITS.html, LIMITS.articleHtml, LIMITS.policyHtml);
+
 export const admin = {
   services: contentActions('service'),
+  html: {
+    /** What saving this HTML would store (and visitors would get): the rich-text editor's Preview tab. */
+    preview: defineAction({
+      input: z.object({ html: z.string().max(MAX_HTML) }),
+      handler: async ({ html }, ctx) => {
+        try {
+          return { html: await previewHtml(ctx.locals.user?.id, html) };
+        } catch (err) {
+          return toActionError(err);
+        }
+      },
+    }),
+  },
   activity: {
     revert: defineAction({
       input: z.object({ id: z.uuid() }),
