@@ -3,6 +3,7 @@ import { actions } from 'astro:actions';
 import { EditorShell } from '../../components/admin/EditorShell';
 import { Section, TextArea, TextInput, NumberInput } from '../../components/admin/fields';
 import { ImageField } from '../../components/admin/ImageField';
+import { RichTextField } from '../../components/admin/RichTextField';
 import { StringListField } from '../../components/admin/StringListField';
 import { useRecordEditor, type RecordActions } from '../../components/admin/use-record-editor';
 import { serviceSchema } from '../../shared/schemas/catalog';
@@ -66,12 +67,11 @@ export default function ServiceEditor({ id, version, fields: initial, currency }
               maxItems={30}
               maxLength={300}
             />
-            <TextArea
-              label="Description (HTML)"
+            <RichTextField
+              label="Description"
               value={fields.description}
               onValue={(v) => setField('description', v)}
               error={errors.description}
-              rows={8}
               hint="Shown on the service's page. Scripts, styles and event attributes are removed when you save."
             />
           </Section>
