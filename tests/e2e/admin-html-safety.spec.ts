@@ -170,8 +170,8 @@ test('an admin writes the privacy policy with the visual editor; /privacy follow
   await page.keyboard.press('Delete');
   await tool('Paragraph').click(); // whatever block was left, so the heading button below turns it into one
 
-  await tool('Heading 2').click();
-  await expect(tool('Heading 2')).toHaveAttribute('aria-pressed', 'true');
+  await tool('H2 heading').click();
+  await expect(tool('H2 heading')).toHaveAttribute('aria-pressed', 'true');
   await page.keyboard.type(marker);
   await page.keyboard.press('Enter');
   await page.keyboard.type('We keep ');

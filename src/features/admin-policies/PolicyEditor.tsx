@@ -79,7 +79,7 @@ export default function PolicyEditor({ kind, version, html, isDefault, defaultHt
           value={fields.html}
           onValue={(v) => setField('html', v)}
           error={errors.html}
-          hint="Sections start at Heading 2: the page’s title above is its only Heading 1. Scripts, styles and event attributes are removed when you save."
+          hint="Sections start at H2 headings: the page’s title above is its only H1. Scripts, styles and event attributes are removed when you save."
         />
         {fields.html !== defaultHtml && (
           <div>

@@ -77,8 +77,8 @@ export function Toolbar({ editor, controls, label, onLink, onImage, toolbarRef }
   const chain = () => editor.chain().focus();
   const tools: Tool[] = [
     { name: 'paragraph', label: 'Paragraph', icon: text('¶', 'text-base'), keys: 'Control+Alt+0', pressed: state.paragraph, run: () => chain().setParagraph().run() },
-    { name: 'h2', label: 'Heading 2', icon: text('H2', 'font-semibold'), keys: 'Control+Alt+2', pressed: state.h2, run: () => chain().toggleHeading({ level: 2 }).run() },
-    { name: 'h3', label: 'Heading 3', icon: text('H3', 'font-semibold'), keys: 'Control+Alt+3', pressed: state.h3, run: () => chain().toggleHeading({ level: 3 }).run() },
+    { name: 'h2', label: 'H2 heading', icon: text('H2', 'font-semibold'), keys: 'Control+Alt+2', pressed: state.h2, run: () => chain().toggleHeading({ level: 2 }).run() },
+    { name: 'h3', label: 'H3 heading', icon: text('H3', 'font-semibold'), keys: 'Control+Alt+3', pressed: state.h3, run: () => chain().toggleHeading({ level: 3 }).run() },
     { name: 'bold', label: 'Bold', icon: text('B', 'text-base font-bold'), keys: 'Control+B', pressed: state.bold, run: () => chain().toggleBold().run(), group: true },
     { name: 'italic', label: 'Italic', icon: text('I', 'font-serif text-base italic'), keys: 'Control+I', pressed: state.italic, run: () => chain().toggleItalic().run() },
     { name: 'link', label: state.link ? 'Edit link' : 'Link', icon: ICONS.link, keys: 'Control+K', pressed: state.link, run: onLink },
