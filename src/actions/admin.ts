@@ -17,7 +17,10 @@ import {
 } from '../server/modules/content/service';
 import { collectionOf } from '../server/modules/content/registry';
 import type { ContentType } from '../server/modules/content/types';
-import { recordId } from '../shared/schemas/fields';
+import { POLICY_KINDS, savePolicy } from '../server/modules/policies/service';
+import { previewHtml } from '../server/modules/rich-text/service';
+import { LIMITS, recordId } from '../shared/schemas/fields';
+import { policyFieldsSchema } from '../shared/schemas/policy';
 import { toActionError } from './errors';
 
 const idInput = z.object({ id: recordId });
@@ -61,10 +64,41 @@ function contentActions(type: ContentType) {
   };
 }
 
+/** The longest HTML any field takes (article bodies and policies). */
+const MAX_HTML = Math.max(LIMITS.html, LIMITS.articleHtml, LIMITS.policyHtml);
+
 export const admin = {
   services: contentActions('service'),
   demos: contentActions('demo'),
   packages: contentActions('package'),
+  html: {
+    /** What saving this HTML would store (and visitors would get): the rich-text editor's Preview tab. */
+    preview: defineAction({
+      input: z.object({ html: z.string().max(MAX_HTML) }),
+      handler: async ({ html }, ctx) => {
+        try {
+          return { html: await previewHtml(ctx.locals.user?.id, html) };
+        } catch (err) {
+          return toActionError(err);
+        }
+      },
+    }),
+  },
+  policies: {
+    /** Saves the privacy policy or the terms; saving exactly the default text restores the default. */
+    save: defineAction({
+      input: z.object({ kind: z.enum(POLICY_KINDS), version: z.string().max(40), fields: policyFieldsSchema }),
+      handler: async ({ kind, version, fields }, ctx) => {
+        try {
+          const result = await savePolicy(ctx.locals.user?.id, kind, { version, html: fields.html });
+          if (result.tags.length) await invalidateTags(ctx, result.tags);
+          return { version: result.version, snapshot: result.snapshot };
+        } catch (err) {
+          return toActionError(err, ['fields']);
+        }
+      },
+    }),
+  },
   activity: {
     revert: defineAction({
       input: z.object({ id: z.uuid() }),

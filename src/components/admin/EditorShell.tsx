@@ -14,6 +14,8 @@ interface Props {
   viewHref?: string | undefined;
   /** What deleting removes from the site, for the confirmation. */
   deleteNote?: ReactNode;
+  /** One document of the site (a policy page): saved, never duplicated or deleted. */
+  singleDocument?: boolean;
   children: ReactNode;
 }
 
@@ -28,7 +30,7 @@ function stateText(editor: Props['editor']): string {
   return editor.id === undefined ? 'Not saved yet' : 'No changes';
 }
 
-export function EditorShell({ editor, viewHref, deleteNote, children }: Props) {
+export function EditorShell({ editor, viewHref, deleteNote, singleDocument = false, children }: Props) {
   const [confirm, dialog] = useConfirm();
   const { status } = editor;
   const busy = status.kind === 'saving' || status.kind === 'retrying';
@@ -49,7 +51,7 @@ export function EditorShell({ editor, viewHref, deleteNote, children }: Props) {
             View on site<span className="sr-only"> (opens in a new tab)</span>
           </a>
         )}
-        {editor.id !== undefined && (
+        {editor.id !== undefined && !singleDocument && (
           <>
             <button type="button" onClick={() => void editor.duplicate()} disabled={busy} className={`${button} border border-slate-300 bg-white text-ink hover:bg-slate-50`}>
               Duplicate

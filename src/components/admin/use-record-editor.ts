@@ -86,6 +86,8 @@ export function useRecordEditor<F extends Record<string, unknown>>({ type, actio
   const draftKey = `agency-admin-draft:${type}:${initial.id ?? 'new'}`;
   const connectivity = useStore($connectivity);
   const saving = useRef(false);
+  /** Set when the editor itself navigates away (after create, duplicate, delete): no unsaved-changes prompt. */
+  const leaving = useRef(false);
 
   const dirty = stable(fields) !== saved || (id !== undefined && newId.trim() !== id);
 
@@ -107,6 +109,7 @@ export function useRecordEditor<F extends Record<string, unknown>>({ type, actio
   useEffect(() => {
     if (!dirty) return;
     const warn = (e: BeforeUnloadEvent) => {
+      if (leaving.current) return;
       e.preventDefault();
       e.returnValue = '';
     };
@@ -123,9 +126,11 @@ export function useRecordEditor<F extends Record<string, unknown>>({ type, actio
   }, []);
 
   const leaveTo = (url: string) => {
+    // The warning's listener is removed only after React re-renders, which may come after the navigation
+    // starts: without this flag the browser asked "Leave site?" right after Create, Duplicate or Delete.
+    leaving.current = true;
     writeDraft(draftKey, undefined);
     setSaved(stable(fields));
-    // After this render (nothing unsaved any more), so the unsaved-changes warning stays quiet.
     setTimeout(() => window.location.assign(url), 0);
   };
 

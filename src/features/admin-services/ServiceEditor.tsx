@@ -4,6 +4,7 @@ import { EditorShell } from '../../components/admin/EditorShell';
 import { itemErrors } from '../../components/admin/field-errors';
 import { Section, TextArea, TextInput, NumberInput } from '../../components/admin/fields';
 import { ImageField } from '../../components/admin/ImageField';
+import { RichTextField } from '../../components/admin/RichTextField';
 import { StringListField } from '../../components/admin/StringListField';
 import { useRecordEditor, type RecordActions } from '../../components/admin/use-record-editor';
 import { serviceSchema } from '../../shared/schemas/catalog';
@@ -64,12 +65,11 @@ export default function ServiceEditor({ id, version, fields: initial, currency }
               maxItems={30}
               maxLength={300}
             />
-            <TextArea
-              label="Description (HTML)"
+            <RichTextField
+              label="Description"
               value={fields.description}
               onValue={(v) => setField('description', v)}
               error={errors.description}
-              rows={8}
               hint="Shown on the service's page. Scripts, styles and event attributes are removed when you save."
             />
           </Section>

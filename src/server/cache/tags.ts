@@ -16,6 +16,8 @@ export const CACHE_TAGS = {
   site: 'site',
   seo: 'seo',
   landing: 'landing',
+  /** /privacy and /terms (app_config 'page:privacy' / 'page:terms'). */
+  policies: 'policies',
 } as const;
 
 export type CacheTag = (typeof CACHE_TAGS)[keyof typeof CACHE_TAGS];

@@ -6,7 +6,7 @@
 import DOMPurify from 'isomorphic-dompurify';
 
 const ALLOWED_TAGS = [
-  'p', 'br', 'hr', 'h2', 'h3', 'h4', 'h5', 'h6',
+  'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
   'strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'mark', 'small', 'sub', 'sup',
   'blockquote', 'q', 'cite', 'code', 'pre', 'kbd', 'abbr', 'time', 'span', 'div',
   'ul', 'ol', 'li', 'dl', 'dt', 'dd',
@@ -42,9 +42,10 @@ function secureLinksAndImages(node: Element) {
       node.setAttribute('rel', [...rel].join(' '));
     }
   } else if (node.nodeName === 'IMG') {
-    // DOMPurify lets data: URIs through on images; we only show our own files and http(s) images.
+    // DOMPurify lets data: URIs through on images; we only show our own files and http(s) images. Browsers
+    // read "/\\host/x.png" as "//host/x.png" (another site, over the page's scheme): not one of ours either.
     const src = node.getAttribute('src');
-    if (src !== null && !/^(?:https?:\/\/|\/(?!\/))/i.test(src.trim())) node.removeAttribute('src');
+    if (src !== null && !/^(?:https?:\/\/|\/(?![/\\]))/i.test(src.trim())) node.removeAttribute('src');
   }
 }
 
@@ -53,12 +54,15 @@ function secureLinksAndImages(node: Element) {
  * re-imported stays byte-identical. An <h1> becomes <h2>: the page's title is its only <h1>.
  */
 export function sanitizeHtml(dirty: string): string {
-  const headingsDemoted = dirty.replace(/<(\/?)h1(?=[\s>/])/gi, '<$1h2');
   // The DOMPurify instance is shared with other server code: the hook lives only for this synchronous call.
   DOMPurify.addHook('afterSanitizeAttributes', secureLinksAndImages);
+  let clean: string;
   try {
-    return DOMPurify.sanitize(headingsDemoted, CONFIG).trim();
+    clean = DOMPurify.sanitize(dirty, CONFIG).trim();
   } finally {
     DOMPurify.removeHook('afterSanitizeAttributes', secureLinksAndImages);
   }
+  // On the serialized output, where a "<" in text or in an attribute value is always escaped: only real
+  // <h1> tags match (done on the input, it also rewrote "<h1>" written inside a title attribute).
+  return clean.replace(/<(\/?)h1(?=[\s>])/gi, '<$1h2');
 }

@@ -14,6 +14,7 @@ import { recordId } from '../../../shared/schemas/fields';
 import { slugify } from '../../../shared/text';
 import { findActivity, insertActivity, type ActivityRow } from '../activity/repository';
 import { latestChangeOf } from '../activity/service';
+import { POLICY_ENTITY_TYPE, revertPolicyChange } from '../policies/service';
 import { addRedirect } from '../redirects/service';
 import { requireAdmin, type Profile } from '../users/service';
 import { collectionOf } from './registry';
@@ -274,6 +275,7 @@ export async function reorderRecords(actorId: string | undefined, type: ContentT
 const REVERTIBLE = new Set(['create', 'update', 'delete', 'reorder']);
 
 export function isRevertible(entry: Pick<ActivityRow, 'action' | 'entityType'>): boolean {
+  if (entry.entityType === POLICY_ENTITY_TYPE) return entry.action === 'update';
   return REVERTIBLE.has(entry.action) && (CONTENT_TYPES as readonly string[]).includes(entry.entityType);
 }
 
@@ -287,6 +289,10 @@ export async function revertChange(actorId: string | undefined, activityId: stri
     const entry = await findActivity(activityId, tx);
     if (!entry) throw new ContentError('NOT_FOUND', 'This activity entry does not exist.');
     if (!isRevertible(entry)) throw new ContentError('CONFLICT', 'This kind of change cannot be reverted from here.');
+    if (entry.entityType === POLICY_ENTITY_TYPE) {
+      const { tags } = await revertPolicyChange(tx, actor, entry);
+      return { id: entry.entityId, snapshot: undefined, tags };
+    }
     const collection = collectionOf(entry.entityType as ContentType);
     const before = entry.before as Snapshot | null;
     const after = entry.after as Snapshot | null;

@@ -23,23 +23,30 @@ export interface PolicyDocument {
   isDefault: boolean;
 }
 
-export async function getPolicy(kind: PolicyKind, site: Pick<SiteContent, 'siteName' | 'business' | 'footer'>): Promise<PolicyDocument> {
-  const fallback = (): PolicyDocument => ({
-    html: defaultPolicyHtml(kind, {
-      siteName: site.siteName,
-      legalName: site.business.legalName,
-      contactEmail: site.footer.contactEmail,
-    }),
+export type PolicySite = Pick<SiteContent, 'siteName' | 'business' | 'footer'>;
+
+/** The built-in text, naming this site and its contact address. */
+export function defaultPolicy(kind: PolicyKind, site: PolicySite): PolicyDocument {
+  return {
+    html: defaultPolicyHtml(kind, { siteName: site.siteName, legalName: site.business.legalName, contactEmail: site.footer.contactEmail }),
     updatedAt: DEFAULT_POLICIES_UPDATED_AT,
     isDefault: true,
-  });
+  };
+}
+
+/** The policy a stored app_config document holds, or the default when it holds none (missing, blank, malformed). */
+export function policyFromStored(kind: PolicyKind, stored: unknown, site: PolicySite): PolicyDocument {
+  const parsed = storedPolicySchema.safeParse(stored);
+  if (!parsed.success) return defaultPolicy(kind, site);
+  const updatedAt = parsed.data.updatedAt && !Number.isNaN(parsed.data.updatedAt.getTime()) ? parsed.data.updatedAt : DEFAULT_POLICIES_UPDATED_AT;
+  return { html: parsed.data.html, updatedAt, isDefault: false };
+}
+
+export async function getPolicy(kind: PolicyKind, site: PolicySite): Promise<PolicyDocument> {
   try {
-    const parsed = storedPolicySchema.safeParse(await readConfigDocument(policyConfigKey(kind)));
-    if (!parsed.success) return fallback();
-    const updatedAt = parsed.data.updatedAt && !Number.isNaN(parsed.data.updatedAt.getTime()) ? parsed.data.updatedAt : DEFAULT_POLICIES_UPDATED_AT;
-    return { html: parsed.data.html, updatedAt, isDefault: false };
+    return policyFromStored(kind, await readConfigDocument(policyConfigKey(kind)), site);
   } catch (err) {
     logger.error({ err, kind }, 'policy page failed to load; using the built-in text');
-    return fallback();
+    return defaultPolicy(kind, site);
   }
 }
