@@ -29,7 +29,7 @@ interface Props {
 
 type Upload =
   | { kind: 'idle' }
-  | { kind: 'uploading'; name: string; percent: number; retry?: { attempt: number; seconds: number } | undefined }
+  | { kind: 'uploading'; name: string; percent: number; attempt?: number | undefined }
   | { kind: 'failed'; message: string };
 
 /** A library image's preview is its 400 px variant: no need to download the 1600 px original. */
@@ -74,8 +74,8 @@ export function ImageField({ label, value, onValue, error, hint, alt, onAlt, alt
       alt: onAlt ? alt : undefined,
       signal: controller.signal,
       onProgress: (f) => setUpload((u) => (u.kind === 'uploading' ? { ...u, percent: Math.round(f * 100) } : u)),
-      onRetry: (attempt, wait) => {
-        setUpload((u) => (u.kind === 'uploading' ? { ...u, retry: { attempt: attempt + 1, seconds: Math.ceil(wait / 1000) } } : u));
+      onRetry: (attempt) => {
+        setUpload((u) => (u.kind === 'uploading' ? { ...u, attempt: attempt + 1 } : u));
         if (attempt === 1) setAnnounce('Retrying upload…');
       },
     });
@@ -197,15 +197,15 @@ export function ImageField({ label, value, onValue, error, hint, alt, onAlt, alt
           {upload.kind === 'uploading' && (
             <div className="rounded-lg border border-slate-200 bg-white p-3" data-upload-progress>
               <div className="mb-2 flex items-center justify-between gap-2 text-sm">
-                <span className="min-w-0 truncate text-slate-800">{upload.retry ? 'Retrying upload…' : `Uploading ${upload.name}…`}</span>
+                <span className="min-w-0 truncate text-slate-800">{upload.attempt ? 'Retrying upload…' : `Uploading ${upload.name}…`}</span>
                 <span className="flex-none text-slate-600" aria-hidden="true">
                   {upload.percent}%
                 </span>
               </div>
               <ProgressBar value={upload.percent} label={`Uploading ${upload.name}`} />
-              {upload.retry && (
+              {upload.attempt && (
                 <p className="mt-2 text-xs text-slate-600">
-                  The connection or the server failed; trying again (attempt {upload.retry.attempt}, next in {upload.retry.seconds} s). Uploads keep trying for up to 10 minutes.
+                  The connection or the server failed, so {upload.name} is being sent again (attempt {upload.attempt}). Uploads keep trying for up to 10 minutes; you can keep editing.
                 </p>
               )}
               <button type="button" onClick={() => cancel.current?.abort()} className="mt-2 text-sm font-semibold text-slate-700 underline hover:text-ink">

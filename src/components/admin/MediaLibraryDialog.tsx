@@ -22,6 +22,7 @@ const SEARCH_DELAY_MS = 250;
 export function MediaLibraryDialog({ onChoose, onClose, currentUrl }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const gridRef = useRef<HTMLUListElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
   const titleId = useId();
   const searchId = useId();
   const [q, setQ] = useState('');
@@ -35,6 +36,8 @@ export function MediaLibraryDialog({ onChoose, onClose, currentUrl }: Props) {
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     ref.current?.showModal();
+    // showModal focuses the first button (Close); the search box is where choosing starts.
+    searchRef.current?.focus();
     return () => opener?.focus();
   }, []);
 
@@ -98,11 +101,15 @@ export function MediaLibraryDialog({ onChoose, onClose, currentUrl }: Props) {
         </label>
         <input
           id={searchId}
+          ref={searchRef}
           type="search"
           value={q}
           maxLength={100}
-          autoFocus
           onChange={(e) => setQ(e.target.value)}
+          // The dialog may sit inside an editor's form: Enter searches (it already does as you type), never saves.
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') e.preventDefault();
+          }}
           placeholder="File name or alt text"
           className="block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-base sm:text-sm"
         />

@@ -64,7 +64,7 @@ export default function MediaLibrary({ items: initialItems, q, page, usedBytes: 
     update(key, { state: 'uploading' });
     const outcome = await uploadImage(file, {
       onProgress: (f) => update(key, { percent: Math.round(f * 100) }),
-      onRetry: (attempt, wait) => update(key, { state: 'retrying', message: `Attempt ${attempt + 1} in ${Math.ceil(wait / 1000)} s. Uploads keep trying for up to 10 minutes.` }),
+      onRetry: (attempt) => update(key, { state: 'retrying', message: `The connection or the server failed; sending it again (attempt ${attempt + 1}). Uploads keep trying for up to 10 minutes.` }),
     });
     if (!outcome.ok) return update(key, { state: 'failed', message: outcome.message });
     setQueue((all) => all.filter((u) => u.key !== key));
