@@ -4,10 +4,9 @@
  * alt text, search, and no deleting an image a page still shows. Through the route handlers where the
  * answer matters (status, code, message), through the module for the rules.
  */
-import zlib from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GET as listRoute, POST as uploadRoute } from '../../src/pages/api/admin/media/index';
 import { DELETE as deleteRoute, GET as itemRoute, PATCH as patchRoute } from '../../src/pages/api/admin/media/[id]';
 import { parseConfig } from '../../src/server/config';
@@ -18,6 +17,14 @@ import { createRecord } from '../../src/server/modules/content/service';
 import { deleteMedia, libraryPage, updateMediaAlt, uploadMedia } from '../../src/server/modules/media-library/service';
 import { storageRefusal } from '../../src/shared/media-library';
 import { createAuthHarness, type AuthHarness, type Browser } from '../support/auth';
+import { EXIF_SECRETS, photoJpeg, pngBomb } from '../support/image-files';
+
+/** The operator's MEDIA_QUOTA_BYTES as the routes read it (config() is parsed once per process). */
+const operator = vi.hoisted(() => ({ quotaBytes: undefined as number | undefined }));
+vi.mock('../../src/server/config', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/server/config')>();
+  return { ...real, config: () => (operator.quotaBytes === undefined ? real.config() : { ...real.config(), MEDIA_QUOTA_BYTES: operator.quotaBytes }) };
+});
 
 let h: AuthHarness;
 let admin: { browser: Browser; userId: string };
@@ -27,39 +34,14 @@ beforeEach(async () => {
   admin = await h.signUpVerified({ email: 'owner@example.com' });
   member = await h.signUpVerified({ email: 'member@example.com' });
 });
-afterEach(() => h.close());
+afterEach(() => {
+  operator.quotaBytes = undefined;
+  return h.close();
+});
 
 // ---- Files ---------------------------------------------------------------------------------------------
 
-/** A photo-like JPEG (noise, so it has real entropy-coded data) carrying EXIF: who took it, and where. */
-async function jpegWithExif(width = 1200, height = 800, orientation?: number) {
-  const noise = Buffer.alloc(width * height * 3);
-  for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
-  const img = sharp(noise, { raw: { width, height, channels: 3 } })
-    .jpeg({ quality: 80 })
-    .withExif({ IFD0: { Artist: 'Secret Photographer', Copyright: 'Secret Owner 2026', Make: 'SpyCam' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' } });
-  return (orientation ? img.withMetadata({ orientation }) : img).toBuffer();
-}
-
 const png = (width: number, height: number) => sharp({ create: { width, height, channels: 4, background: '#2553e0aa' } }).png().toBuffer();
-
-/** A PNG whose header claims `side` × `side` pixels: a few bytes that would decode to gigabytes. */
-function pngBomb(side = 30_000): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(zlib.crc32(body), 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(side, 0);
-  ihdr.writeUInt32BE(side, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const rows = zlib.deflateSync(Buffer.alloc(side * 3 + 1)); // one row: the rest would be inflated later
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', rows), chunk('IEND', Buffer.alloc(0))]);
-}
 
 // ---- Calling the routes ----------------------------------------------------------------------------------
 
@@ -119,7 +101,7 @@ describe('who may use the media library', () => {
 
 describe('uploads', () => {
   it('accepts a real JPEG: EXIF (camera, owner, GPS) is gone, orientation applied, width and height stored, recorded', async () => {
-    const jpeg = await jpegWithExif(1200, 800, 6);
+    const jpeg = await photoJpeg(1200, 800, 6);
     expect((await sharp(jpeg).metadata()).exif).toBeDefined(); // the test file really carries EXIF
     expect(jpeg.includes('Secret Owner')).toBe(true);
 
@@ -137,7 +119,7 @@ describe('uploads', () => {
     expect(meta.exif).toBeUndefined();
     expect(meta.icc).toBeUndefined();
     expect(meta.xmp).toBeUndefined();
-    for (const secret of ['Secret Owner', 'Secret Photographer', 'SpyCam', 'Exif']) expect(row.data.includes(secret), secret).toBe(false);
+    for (const secret of [...EXIF_SECRETS, 'Exif']) expect(row.data.includes(secret), secret).toBe(false);
 
     const [entry] = await mediaActivity();
     expect(entry).toMatchObject({ actorEmail: 'owner@example.com', action: 'upload', entityId: id, summary: 'Uploaded image “team photo.jpg” (800×1200)' });
@@ -164,7 +146,7 @@ describe('uploads', () => {
   });
 
   it('refuses, with a message for the admin, what is not a usable image; nothing is stored', async () => {
-    const jpeg = await jpegWithExif(600, 400);
+    const jpeg = await photoJpeg(600, 400);
     const cases: [string, Uint8Array | Buffer, string, number, RegExp][] = [
       ['a text file renamed .png', Buffer.from('Meeting notes: call the dentist on Monday.\n'.repeat(20)), 'notes.png', 400, /^The file is not an image that can be read\.$/],
       ['a truncated JPEG', jpeg.subarray(0, Math.floor(jpeg.length / 2)), 'cut.jpg', 400, /^The image is damaged and cannot be read\.$/],
@@ -202,12 +184,25 @@ describe('uploads', () => {
 
   it('past the quota an upload is a 402 storage/quota-exceeded saying how full the library is; a smaller quota is never left half-written', async () => {
     const first = await uploadMedia(admin.userId, { bytes: await png(400, 300), originalName: 'one.png' }, { quotaBytes: 100_000 });
-    const err = await uploadMedia(admin.userId, { bytes: await jpegWithExif(1600, 1200), originalName: 'two.jpg' }, { quotaBytes: first.item.size + 1000 }).catch((e: unknown) => e);
+    const err = await uploadMedia(admin.userId, { bytes: await photoJpeg(1600, 1200), originalName: 'two.jpg' }, { quotaBytes: first.item.size + 1000 }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'storage/quota-exceeded', status: 402 });
     expect((err as Error).message).toMatch(/^The media library is full: [\d.]+ (KB|bytes) of [\d.]+ (KB|bytes) used, and this image needs [\d.]+ (KB|MB)\. Delete images you no longer use/);
     expect(await h.handle.db.select({ id: media.id }).from(media)).toEqual([{ id: first.item.id }]);
     // The same bytes again cost nothing, so they are not refused.
     await expect(uploadMedia(admin.userId, { bytes: await png(400, 300) }, { quotaBytes: 0 })).resolves.toMatchObject({ created: false });
+  });
+
+  it('the upload route holds the library to MEDIA_QUOTA_BYTES: past it a 402 storage/quota-exceeded the admin can act on, nothing stored', async () => {
+    const first = await upload('admin', await png(400, 300), 'one.png', 'image/png');
+    expect(first.status).toBe(201);
+    operator.quotaBytes = (first.body.size as number) + 1000;
+    const refused = await upload('admin', await photoJpeg(1600, 1200), 'two.jpg');
+    expect(refused).toEqual({
+      status: 402,
+      body: { code: 'storage/quota-exceeded', message: expect.stringMatching(/^The media library is full: .+ used, and this image needs .+\. Delete images you no longer use, or ask your developer to raise MEDIA_QUOTA_BYTES\.$/) },
+    });
+    expect(await h.handle.db.select({ id: media.id }).from(media)).toEqual([{ id: first.body.id }]);
+    expect((await mediaActivity()).map((e) => e.action)).toEqual(['upload']);
   });
 
   it('MEDIA_QUOTA_BYTES: 500 MB by default, a whole number of bytes or the server does not start', () => {
