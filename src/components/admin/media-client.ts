@@ -13,12 +13,16 @@ import {
   type MediaItem,
   type MediaItemWithUsage,
   type MediaPage,
+  type MediaUsage,
   type StorageErrorCode,
 } from '../../shared/media-library';
 import { markOffline, markOnline } from '../../stores/connectivity';
 import { IDEMPOTENT_RETRY_MS, retryDelayMs, UPLOAD_RETRY_MS } from './call-action';
 
-export type MediaOutcome<T> = { ok: true; data: T } | { ok: false; message: string; code?: StorageErrorCode | undefined; cancelled?: boolean };
+export type MediaOutcome<T> =
+  | { ok: true; data: T }
+  /** `usage`: where an image refused a delete (409 storage/in-use) is shown. */
+  | { ok: false; message: string; code?: StorageErrorCode | undefined; usage?: MediaUsage[] | undefined; cancelled?: boolean };
 
 /** Worth trying again: no answer at all, or the server (or a proxy in front of it) failing for now. */
 const isTransient = (status: number) => status === 0 || status === 408 || status === 429 || status >= 500;
@@ -52,10 +56,10 @@ interface Answer {
   body: unknown;
 }
 
-function failureOf(answer: Answer): { message: string; code?: StorageErrorCode } {
-  const body = answer.body as { code?: unknown; message?: unknown } | null;
+function failureOf(answer: Answer): { message: string; code?: StorageErrorCode; usage?: MediaUsage[] } {
+  const body = answer.body as { code?: unknown; message?: unknown; usage?: unknown } | null;
   if (body && typeof body.message === 'string' && typeof body.code === 'string' && body.code.startsWith('storage/')) {
-    return { message: body.message, code: body.code as StorageErrorCode };
+    return { message: body.message, code: body.code as StorageErrorCode, ...(Array.isArray(body.usage) ? { usage: body.usage as MediaUsage[] } : {}) };
   }
   // An answer the API did not write (an early refusal, a proxy's page): the status says enough.
   return { message: storageMessageForStatus(answer.status) };

@@ -78,7 +78,11 @@ export default function MediaLibrary({ items: initialItems, q, page, usedBytes: 
     const name = item.originalName || 'this image';
     if (!(await confirm(`Delete “${name}”?`, 'It is removed from the media library for good. No page uses it now.'))) return;
     const outcome = await deleteMediaItem(item.id);
-    if (!outcome.ok && outcome.code !== 'storage/object-not-found') return toast('error', outcome.message);
+    if (!outcome.ok && outcome.code !== 'storage/object-not-found') {
+      // A page took the image up since this list was drawn: the card now says where, instead of Delete.
+      if (outcome.usage?.length) setItems((all) => all.map((i) => (i.id === item.id ? { ...i, usage: outcome.usage ?? [] } : i)));
+      return toast('error', outcome.message);
+    }
     setItems((all) => all.filter((i) => i.id !== item.id));
     setUsed((u) => Math.max(0, u - item.size));
     toast('success', `Deleted “${name}”.`);
