@@ -30,7 +30,7 @@ interface Props {
 type Upload =
   | { kind: 'idle' }
   | { kind: 'uploading'; name: string; percent: number; attempt?: number | undefined }
-  | { kind: 'failed'; message: string };
+  | { kind: 'failed'; name: string; message: string };
 
 /** A library image's preview is its 400 px variant: no need to download the 1600 px original. */
 function previewSrc(value: string): string {
@@ -53,7 +53,8 @@ export function ImageField({ label, value, onValue, error, hint, alt, onAlt, alt
   useEffect(() => () => cancel.current?.abort(), []);
 
   const uploading = upload.kind === 'uploading';
-  const failure = upload.kind === 'failed' ? upload.message : undefined;
+  // Says which file failed, and that a failed replacement leaves the current image in place.
+  const failure = upload.kind === 'failed' ? `${upload.name} was not uploaded. ${upload.message}${value ? ' The current image is kept.' : ''}` : undefined;
   const shownError = failure ?? error;
   const info = chosen && chosen.url === value ? chosen : undefined;
 
@@ -89,7 +90,7 @@ export function ImageField({ label, value, onValue, error, hint, alt, onAlt, alt
       setUpload({ kind: 'idle' });
       setAnnounce('Upload cancelled.');
     } else {
-      setUpload({ kind: 'failed', message: outcome.message });
+      setUpload({ kind: 'failed', name: file.name, message: outcome.message });
       setAnnounce(`Upload failed: ${outcome.message}`);
     }
   }
