@@ -5,14 +5,15 @@ import { getSession } from './server/auth';
 import { VERIFY_EMAIL_PAGE } from './server/auth/constants';
 import { config } from './server/config';
 import { startUp } from './server/startup';
-import { actionRulePath, guardDecision, needsSession, normalizePath, type GuardDecision } from './server/guards';
+import { actionRulePath, GUARD_MESSAGES, guardDecision, needsSession, normalizePath, type GuardDecision } from './server/guards';
 import { readSession } from './server/guards/session';
-import { bodyLimitFor, checkRequestBody } from './server/http/request-body';
+import { BODY_ERROR_MESSAGES, bodyLimitFor, checkRequestBody } from './server/http/request-body';
 import { PREVIEW_PARAM } from './server/modules/pages/preview';
 import { logger } from './server/logger';
 import { isRefusedOrigin } from './server/request-origin';
 import { AUTH_MESSAGES } from './shared/auth-messages';
 import { FORM_POST_PAGES } from './shared/form-pages';
+import { isMediaApiPath, storageRefusal } from './shared/media-library';
 import { applySecurityHeaders, cacheControlFor, isPrivatePath, PRIVATE_CACHE_CONTROL } from './server/security-headers';
 
 // HSTS decision (docs/decisions/002): the public origin in SITE_URL says whether the site is served over
@@ -53,6 +54,16 @@ function forgedWriteResponse({ request, url }: APIContext): Response | undefined
   return errorResponse(url.pathname, 403, 'FORBIDDEN_ORIGIN', AUTH_MESSAGES.FORBIDDEN_ORIGIN);
 }
 
+/**
+ * A body declared larger than its route takes is refused before anything else looks at the request (the
+ * adapter accepts the largest route limit, so server.mjs only refuses what no route takes).
+ */
+function declaredOversizeResponse({ request, url }: APIContext): Response | undefined {
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (!(declared > bodyLimitFor(normalizePath(url.pathname)))) return undefined;
+  return errorResponse(url.pathname, 413, 'REQUEST_TOO_LARGE', BODY_ERROR_MESSAGES.REQUEST_TOO_LARGE);
+}
+
 async function unreadableBodyResponse({ request, url }: APIContext): Promise<Response | undefined> {
   if (SAFE_METHODS.has(request.method)) return undefined;
   const bodyError = await checkRequestBody(request, bodyLimitFor(normalizePath(url.pathname)));
@@ -60,7 +71,11 @@ async function unreadableBodyResponse({ request, url }: APIContext): Promise<Res
 }
 
 async function respond(context: APIContext, next: MiddlewareNext): Promise<Response> {
-  const refused = forgedWriteResponse(context) ?? pageMethodResponse(context.request, context.url) ?? (await unreadableBodyResponse(context));
+  const refused =
+    forgedWriteResponse(context) ??
+    declaredOversizeResponse(context) ??
+    pageMethodResponse(context.request, context.url) ??
+    (await unreadableBodyResponse(context));
   if (refused) return refused;
   if (context.url.pathname !== '/healthz' && context.url.pathname !== '/readyz') {
     try {
@@ -105,7 +120,10 @@ function errorResponse(pathname: string, status: number, code: string, message: 
     return new Response(JSON.stringify(body), { status, headers: { ...headers, 'Content-Type': 'application/json' } });
   }
   if (isEndpointPath(path)) {
-    return new Response(JSON.stringify({ code, message }), { status, headers: { ...headers, 'Content-Type': 'application/json' } });
+    // The media API answers in the seed's storage error catalogue, refusals made here included.
+    // The guard's generic "no access" becomes the catalogue's own words ("Only an admin can manage images.").
+    const body = isMediaApiPath(path) ? storageRefusal(status, message === GUARD_MESSAGES.FORBIDDEN ? '' : message) : { code, message };
+    return new Response(JSON.stringify(body), { status, headers: { ...headers, 'Content-Type': 'application/json' } });
   }
   return new Response(message, { status, headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' } });
 }

@@ -13,6 +13,8 @@ const booleanFlag = (fallback: boolean) =>
 
 const MIN_ROUTE_CACHE_BYTES = 1_048_576;
 const DEFAULT_ROUTE_CACHE_BYTES = 41_943_040;
+/** 500 MB of stored images (WebP after resizing: thousands of pictures). */
+const DEFAULT_MEDIA_QUOTA_BYTES = 524_288_000;
 
 const envSchema = z.object({
   NODE_ENV: z.string().optional(),
@@ -36,6 +38,16 @@ const envSchema = z.object({
     .int()
     .min(MIN_ROUTE_CACHE_BYTES, `must be at least ${MIN_ROUTE_CACHE_BYTES}`)
     .default(DEFAULT_ROUTE_CACHE_BYTES),
+  /** The media library's size limit: an upload that would pass it is refused (402 storage/quota-exceeded). */
+  /** An empty value is "unset" (the default), not 0, which would silently stop every upload. */
+  MEDIA_QUOTA_BYTES: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce
+      .number({ error: 'must be a number of bytes' })
+      .int({ error: 'must be a whole number of bytes' })
+      .min(0, 'must be 0 (no uploads) or more')
+      .default(DEFAULT_MEDIA_QUOTA_BYTES),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Mail: SMTP when set (smtp:// or smtps://), otherwise .eml files in DATA_DIR/outbox/. */
   SMTP_URL: z

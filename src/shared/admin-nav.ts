@@ -16,9 +16,12 @@ export const CONTENT_TYPE_LINKS: readonly NavLink[] = [
   { href: '/admin/faqs', label: 'FAQs' },
 ];
 
+/** The pictures every content type uses: listed under Content, after the types. */
+export const MEDIA_LIBRARY_LINK: NavLink = { href: '/admin/media', label: 'Media library' };
+
 export const ADMIN_SIDEBAR: readonly AdminNavItem[] = [
   { href: '/admin', label: 'Overview' },
-  ...ADMIN_NAV_LINKS.map((link) => (link.href === '/admin/content' ? { ...link, children: CONTENT_TYPE_LINKS } : link)),
+  ...ADMIN_NAV_LINKS.map((link) => (link.href === '/admin/content' ? { ...link, children: [...CONTENT_TYPE_LINKS, MEDIA_LIBRARY_LINK] } : link)),
   { href: '/admin/activity', label: 'Activity' },
 ];
 

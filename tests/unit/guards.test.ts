@@ -94,6 +94,17 @@ describe('guardDecision: API routes and Actions answer JSON, never redirects', (
     }
   });
 
+  it('/api/admin (the media library): verified admins only, JSON refusals however the path is spelled', () => {
+    for (const path of ['/api/admin/media', '/api/admin/media/0123', '/API/Admin/media', '/api//admin/media/', '/%61pi/admin/media']) {
+      expect(guardDecision(path, sessions.visitor), path).toMatchObject({ kind: 'deny', status: 401 });
+      expect(guardDecision(path, sessions.unverified), path).toMatchObject({ kind: 'deny', status: 403 });
+      expect(guardDecision(path, sessions.user), path).toMatchObject({ kind: 'deny', status: 403, code: 'FORBIDDEN' });
+      expect(guardDecision(path, sessions.admin), path).toEqual(allow);
+    }
+    expect(needsSession('/api/admin/media')).toBe(true);
+    expect(guardDecision('/api/administrator', sessions.visitor)).toEqual(allow);
+  });
+
   it('other API routes are left to their own handlers (auth endpoints are public)', () => {
     expect(guardDecision('/api/auth/get-session', null)).toEqual(allow);
     expect(guardDecision('/api/auth/sign-in/email', null)).toEqual(allow);

@@ -1,8 +1,18 @@
 /**
- * An image reference: one of our /media files or an http(s) URL, with a preview. The schema checks the
- * value; an empty value means "no image".
+ * An image of a record (a service's picture, an article's featured image…): upload one (button or drop a
+ * file on the field) with a progress bar and retries for up to 10 minutes when the network or the server
+ * fails, choose one from the media library, type an https:// address by hand, or remove it. The value is
+ * the image's URL: `/media/{id}.webp` for the library's images. Fields the seed gives an alt text show it
+ * here too (`alt`, `onAlt`).
  */
+import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import { MEDIA_ACCEPT, MEDIA_FORMATS_TEXT, MEDIA_UPLOAD_MAX_BYTES, formatBytes, mediaIdOfValue, type MediaItem } from '../../shared/media-library';
+import { mediaVariantUrl } from '../../shared/media-variants';
+import { inputClass } from '../forms/field';
 import { TextInput } from './fields';
+import { ProgressBar } from './ProgressBar';
+import { MediaLibraryDialog } from './MediaLibraryDialog';
+import { uploadImage } from './media-client';
 
 interface Props {
   label: string;
@@ -10,18 +20,241 @@ interface Props {
   onValue(v: string): void;
   error?: string | undefined;
   hint?: string;
+  /** The image's alt text, for fields that have one (the article's featured image). */
+  alt?: string | undefined;
+  onAlt?(v: string): void;
+  altError?: string | undefined;
+  altRequired?: boolean;
 }
 
-export function ImageField({ label, value, onValue, error, hint }: Props) {
+type Upload =
+  | { kind: 'idle' }
+  | { kind: 'uploading'; name: string; percent: number; attempt?: number | undefined }
+  | { kind: 'failed'; name: string; message: string };
+
+/** A library image's preview is its 400 px variant: no need to download the 1600 px original. */
+function previewSrc(value: string): string {
+  const id = mediaIdOfValue(value);
+  return id ? mediaVariantUrl(id, 400) : value;
+}
+
+const button = 'inline-flex h-10 items-center gap-1.5 rounded-lg border px-3 text-sm font-semibold disabled:cursor-not-allowed disabled:opacity-60';
+
+export function ImageField({ label, value, onValue, error, hint, alt, onAlt, altError, altRequired }: Props) {
+  const id = useId();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [upload, setUpload] = useState<Upload>({ kind: 'idle' });
+  const [announce, setAnnounce] = useState('');
+  const [chosen, setChosen] = useState<MediaItem>();
+  const [libraryOpen, setLibraryOpen] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const [broken, setBroken] = useState<string>();
+  const cancel = useRef<AbortController>(undefined);
+  useEffect(() => () => cancel.current?.abort(), []);
+
+  const uploading = upload.kind === 'uploading';
+  // Says which file failed, and that a failed replacement leaves the current image in place.
+  const failure = upload.kind === 'failed' ? `${upload.name} was not uploaded. ${upload.message}${value ? ' The current image is kept.' : ''}` : undefined;
+  const shownError = failure ?? error;
+  const info = chosen && chosen.url === value ? chosen : undefined;
+
+  function use(item: MediaItem) {
+    setChosen(item);
+    onValue(item.url);
+    // A library image brings its alt text along when the field has none yet.
+    if (onAlt && !alt?.trim() && item.alt) onAlt(item.alt);
+  }
+
+  async function send(file: File) {
+    cancel.current?.abort();
+    const controller = new AbortController();
+    cancel.current = controller;
+    setUpload({ kind: 'uploading', name: file.name, percent: 0 });
+    setAnnounce(`Uploading ${file.name}.`);
+    const outcome = await uploadImage(file, {
+      alt: onAlt ? alt : undefined,
+      signal: controller.signal,
+      onProgress: (f) => setUpload((u) => (u.kind === 'uploading' ? { ...u, percent: Math.round(f * 100) } : u)),
+      onRetry: (attempt) => {
+        setUpload((u) => (u.kind === 'uploading' ? { ...u, attempt: attempt + 1 } : u));
+        if (attempt === 1) setAnnounce('Retrying upload…');
+      },
+    });
+    if (cancel.current !== controller) return;
+    cancel.current = undefined;
+    if (outcome.ok) {
+      use(outcome.data);
+      setUpload({ kind: 'idle' });
+      setAnnounce(`Uploaded ${file.name}.`);
+    } else if (outcome.cancelled) {
+      setUpload({ kind: 'idle' });
+      setAnnounce('Upload cancelled.');
+    } else {
+      setUpload({ kind: 'failed', name: file.name, message: outcome.message });
+      setAnnounce(`Upload failed: ${outcome.message}`);
+    }
+  }
+
+  function onFiles(files: FileList | null | undefined) {
+    const file = files?.[0];
+    if (file) void send(file);
+  }
+
+  const dragHandlers = {
+    onDragOver(e: DragEvent) {
+      if (!e.dataTransfer.types.includes('Files')) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'copy';
+      setDragging(true);
+    },
+    onDragLeave(e: DragEvent) {
+      if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+    },
+    onDrop(e: DragEvent) {
+      if (!e.dataTransfer.files.length) return;
+      e.preventDefault();
+      setDragging(false);
+      onFiles(e.dataTransfer.files);
+    },
+  };
+
+  const showPreview = Boolean(value) && !error && broken !== value;
+  const hintText = hint ?? `Upload or drop a ${MEDIA_FORMATS_TEXT} image of up to ${formatBytes(MEDIA_UPLOAD_MAX_BYTES)}, choose one from the library, or paste an https:// address.`;
+
+  const describedBy = [`${id}-hint`, shownError && `${id}-error`].filter(Boolean).join(' ');
+
   return (
-    // Side by side only where the field itself has room: the editors' side column is narrow on a wide screen.
-    <div className="@container">
-      <div className="grid gap-3 @sm:grid-cols-[1fr_7rem] @sm:items-start">
-        <TextInput label={label} value={value} onValue={onValue} error={error} hint={hint ?? 'A /media/… image from the media library, or an https:// address.'} inputMode="url" />
-        <div className="flex h-20 w-28 items-center justify-center overflow-hidden rounded-lg border border-slate-200 bg-slate-100 @sm:mt-7">
-          {value && !error ? <img src={value} alt="" className="h-full w-full object-cover" /> : <span className="text-xs text-slate-600">No image</span>}
+    <div data-image-field {...dragHandlers} className={`@container -m-2 rounded-xl p-2 transition-colors ${dragging ? 'bg-brand-50 outline-2 outline-brand-600 outline-dashed' : ''}`}>
+      <label htmlFor={`${id}-url`} className="mb-1.5 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <div className="flex flex-col gap-3 @md:flex-row @md:items-start">
+        <div
+          className={`relative flex aspect-video w-full flex-none items-center justify-center overflow-hidden rounded-lg border bg-slate-100 @md:w-44 ${shownError ? 'border-red-300' : 'border-slate-200'}`}
+          data-image-preview
+        >
+          {showPreview ? (
+            <img src={previewSrc(value)} alt="" onError={() => setBroken(value)} className="absolute inset-0 h-full w-full object-cover" />
+          ) : (
+            <span className="px-2 text-center text-xs text-slate-600">{value && broken === value ? 'Cannot show this image' : dragging ? 'Drop to upload' : 'No image'}</span>
+          )}
+        </div>
+        <div className="min-w-0 flex-1 space-y-2">
+          <input
+            id={`${id}-url`}
+            value={value}
+            onChange={(e) => {
+              if (upload.kind === 'failed') setUpload({ kind: 'idle' });
+              onValue(e.target.value.trim());
+            }}
+            aria-invalid={shownError ? true : undefined}
+            aria-describedby={describedBy}
+            inputMode="url"
+            placeholder="/media/… or https://…"
+            disabled={uploading}
+            className={`${inputClass} border-slate-300`}
+          />
+          {info && (
+            <p className="text-xs text-slate-600">
+              {info.originalName || 'Image'} · {info.width}×{info.height} · {formatBytes(info.size)}
+            </p>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <button type="button" disabled={uploading} onClick={() => fileInput.current?.click()} className={`${button} border-brand-600 bg-brand-600 text-white hover:bg-brand-700`}>
+              <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 fill-current">
+                <path d="M10 2.5 5.5 7h3v6h3V7h3L10 2.5ZM4 15h12v2.5H4V15Z" />
+              </svg>
+              {value ? 'Replace image' : 'Upload image'}
+              <span className="sr-only"> ({label})</span>
+            </button>
+            <button type="button" disabled={uploading} onClick={() => setLibraryOpen(true)} className={`${button} border-slate-300 bg-white text-ink hover:bg-slate-50`}>
+              Choose from library<span className="sr-only"> ({label})</span>
+            </button>
+            {value && !uploading && (
+              <button
+                type="button"
+                onClick={() => {
+                  onValue('');
+                  setUpload({ kind: 'idle' });
+                  setAnnounce(`${label} removed.`);
+                }}
+                className={`${button} border-transparent text-red-700 hover:bg-red-50`}
+              >
+                Remove<span className="sr-only"> ({label})</span>
+              </button>
+            )}
+          </div>
+          <input
+            ref={fileInput}
+            type="file"
+            accept={MEDIA_ACCEPT}
+            hidden
+            tabIndex={-1}
+            onChange={(e) => {
+              onFiles(e.currentTarget.files);
+              e.currentTarget.value = ''; // choosing the same file again still uploads it
+            }}
+          />
+          {upload.kind === 'uploading' && (
+            <div className="rounded-lg border border-slate-200 bg-white p-3" data-upload-progress>
+              <div className="mb-2 flex items-center justify-between gap-2 text-sm">
+                <span className="min-w-0 truncate text-slate-800">{upload.attempt ? 'Retrying upload…' : `Uploading ${upload.name}…`}</span>
+                <span className="flex-none text-slate-600" aria-hidden="true">
+                  {upload.percent}%
+                </span>
+              </div>
+              <ProgressBar value={upload.percent} label={`Uploading ${upload.name}`} />
+              {upload.attempt && (
+                <p className="mt-2 text-xs text-slate-600">
+                  The connection or the server failed, so {upload.name} is being sent again (attempt {upload.attempt}). Uploads keep trying for up to 10 minutes; you can keep editing.
+                </p>
+              )}
+              <button type="button" onClick={() => cancel.current?.abort()} className="mt-2 text-sm font-semibold text-slate-700 underline hover:text-ink">
+                Cancel upload
+              </button>
+            </div>
+          )}
         </div>
       </div>
+      {shownError ? (
+        <p id={`${id}-error`} className="mt-2 text-sm text-red-700">
+          {shownError}
+        </p>
+      ) : null}
+      <p id={`${id}-hint`} className={`mt-1 text-xs text-slate-600 ${shownError ? 'sr-only' : ''}`}>
+        {value && broken === value ? 'This address does not show an image. Check it, or upload the picture instead.' : hintText}
+      </p>
+      <p role="status" className="sr-only">
+        {announce}
+      </p>
+      {onAlt && (
+        <TextInput
+          className="mt-3"
+          label={
+            <>
+              Alt text{altRequired ? <span className="text-red-700"> *</span> : <span className="font-normal text-slate-600"> (optional)</span>}
+            </>
+          }
+          value={alt ?? ''}
+          onValue={onAlt}
+          error={altError}
+          required={altRequired}
+          maxLength={600}
+          hint="Describe the picture for people who cannot see it (screen readers, search engines)."
+        />
+      )}
+      {libraryOpen && (
+        <MediaLibraryDialog
+          currentUrl={value}
+          onChoose={(item) => {
+            setLibraryOpen(false);
+            if (upload.kind === 'failed') setUpload({ kind: 'idle' });
+            use(item);
+            setAnnounce(`Chose ${item.alt || item.originalName || 'an image'} from the library.`);
+          }}
+          onClose={() => setLibraryOpen(false)}
+        />
+      )}
     </div>
   );
 }

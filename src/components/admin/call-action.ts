@@ -43,6 +43,9 @@ function pause(ms: number): Promise<void> {
   });
 }
 
+/** The wait before retry number `attempt` (1, 2, 4, 8 s…, at most 15 s): every retrying admin call uses it. */
+export const retryDelayMs = (attempt: number) => Math.min(15_000, 1000 * 2 ** (attempt - 1));
+
 function outcomeOfError<T>(error: unknown, fieldPrefix: string | undefined): CallOutcome<T> | 'retry' {
   if (isInputError(error)) {
     const all = fieldErrorsByPath(error.issues);
@@ -78,7 +81,7 @@ export async function callAction<T>(run: () => Promise<ActionResult<unknown>>, o
     if (result && !result.error) return { ok: true, data: result.data as T };
     const outcome = result ? outcomeOfError<T>(result.error, options.fieldPrefix) : 'retry';
     if (outcome !== 'retry') return outcome;
-    const wait = Math.min(15_000, 1000 * 2 ** (attempt - 1));
+    const wait = retryDelayMs(attempt);
     if (Date.now() + wait > deadline) {
       return result ? { ok: false, kind: 'error', message: FAILED_MESSAGE } : { ok: false, kind: 'offline', message: OFFLINE_MESSAGE };
     }

@@ -15,7 +15,11 @@ export const MAX_BODY_BYTES = 1_048_576;
  * Routes that take larger bodies (uploads, content files), by path prefix. The adapter's own limit
  * (astro.config.ts) is the largest of these; the middleware holds every other route to MAX_BODY_BYTES.
  */
-export const BODY_LIMITS: ReadonlyArray<{ prefix: string; bytes: number }> = [];
+export const BODY_LIMITS: ReadonlyArray<{ prefix: string; bytes: number }> = [
+  // An image of up to 10 MB (src/shared/media-library.ts) and the multipart form around it, with room to
+  // spare, so a file just over the limit still reaches the route and hears the limit in plain words.
+  { prefix: '/api/admin/media', bytes: 12 * 1024 * 1024 },
+];
 
 /** The largest body any route accepts: the adapter's limit, and server.mjs's early refusal. */
 export const LARGEST_BODY_BYTES = Math.max(MAX_BODY_BYTES, ...BODY_LIMITS.map((l) => l.bytes));

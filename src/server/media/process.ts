@@ -79,7 +79,8 @@ export async function processImage(input: Uint8Array, resize: ResizeOptions = DE
   let format: string | undefined;
   let pixels = 0;
   try {
-    const meta = await sharp(input).metadata();
+    // Only the header is read here, so no pixel limit yet: a bomb is then refused for its size, in words.
+    const meta = await sharp(input, { limitInputPixels: false }).metadata();
     format = meta.format;
     pixels = (meta.width ?? 0) * (meta.height ?? 0);
   } catch {
