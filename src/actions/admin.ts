@@ -16,6 +16,7 @@ import {
   type WriteResult,
 } from '../server/modules/content/service';
 import { collectionOf } from '../server/modules/content/registry';
+import { restoreDefaultFaqs } from '../server/modules/faqs/service';
 import type { ContentType } from '../server/modules/content/types';
 import { recordId } from '../shared/schemas/fields';
 import { toActionError } from './errors';
@@ -63,6 +64,15 @@ function contentActions(type: ContentType) {
 
 export const admin = {
   services: contentActions('service'),
+  articles: contentActions('article'),
+  faqs: {
+    ...contentActions('faq'),
+    /** The empty FAQ list's "Restore the ten defaults": the built-in answers become records to edit. */
+    restoreDefaults: defineAction({
+      input: z.object({}),
+      handler: (_input, ctx) => write(ctx, () => restoreDefaultFaqs(ctx.locals.user?.id)),
+    }),
+  },
   activity: {
     revert: defineAction({
       input: z.object({ id: z.uuid() }),

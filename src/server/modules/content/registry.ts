@@ -1,10 +1,14 @@
 /** Every content type the admin edits, by type and by admin page. */
+import { articlesCollection } from './collections/articles';
+import { faqsCollection } from './collections/faqs';
 import { servicesCollection } from './collections/services';
 import { ContentError } from './errors';
 import type { Collection, ContentType } from './types';
 
 const COLLECTIONS: Partial<Record<ContentType, Collection>> = {
   service: servicesCollection as unknown as Collection,
+  article: articlesCollection as unknown as Collection,
+  faq: faqsCollection as unknown as Collection,
 };
 
 export function collectionOf(type: ContentType): Collection {
