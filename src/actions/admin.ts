@@ -16,6 +16,7 @@ import {
   type WriteResult,
 } from '../server/modules/content/service';
 import { collectionOf } from '../server/modules/content/registry';
+import { restoreDefaultFaqs } from '../server/modules/faqs/service';
 import type { ContentType } from '../server/modules/content/types';
 import { POLICY_KINDS, savePolicy } from '../server/modules/policies/service';
 import { previewHtml } from '../server/modules/rich-text/service';
@@ -97,6 +98,15 @@ export const admin = {
           return toActionError(err, ['fields']);
         }
       },
+    }),
+  },
+  articles: contentActions('article'),
+  faqs: {
+    ...contentActions('faq'),
+    /** The empty FAQ list's "Restore the ten defaults": the built-in answers become records to edit. */
+    restoreDefaults: defineAction({
+      input: z.object({}),
+      handler: (_input, ctx) => write(ctx, () => restoreDefaultFaqs(ctx.locals.user?.id)),
     }),
   },
   activity: {

@@ -3,13 +3,14 @@
  * clear 400 (or 404 for ids) instead of reaching the database or failing with a 500.
  */
 import { z } from './zod';
+import { TAG_MAX_LENGTH, TAG_PATTERN, URL_SLUG_PATTERN } from './schemas/fields';
 
 /** Record ids and article slugs: readable slugs for new records, original ids (e.g. Firestore's 20 characters) for imported ones. */
 export const routeIdSchema = z
   .string()
   .min(1)
   .max(128)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/);
+  .regex(URL_SLUG_PATTERN);
 
 /** A detail page's id or slug, or undefined when it cannot name a record (the page answers 404). */
 export function parseRouteId(raw: string | undefined): string | undefined {
@@ -19,7 +20,7 @@ export function parseRouteId(raw: string | undefined): string | undefined {
 
 /** Upper bound keeps OFFSET arithmetic sane; no site has 100,000 pages of articles. */
 export const MAX_PAGE = 100_000;
-export const MAX_TAG_LENGTH = 50;
+export const MAX_TAG_LENGTH = TAG_MAX_LENGTH;
 
 export const PAGE_ERROR = "That page number isn't valid. Page numbers are whole numbers starting at 1.";
 export const TAG_ERROR = "That tag isn't valid. Tags are short words or phrases without special characters.";
@@ -31,12 +32,7 @@ const pageSchema = z
   .pipe(z.number().int().min(1).max(MAX_PAGE));
 
 // Letters (any script), digits, spaces and a few joiners seen in real tags ("AI & automation", "C++", "no-shows").
-const tagSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(MAX_TAG_LENGTH)
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N} &+#.'_-]*$/u);
+const tagSchema = z.string().trim().min(1).max(MAX_TAG_LENGTH).regex(TAG_PATTERN);
 
 /** A rejected value is not kept: the 400 page says what is wrong without repeating a stranger's text. */
 export type ArticlesQuery =

@@ -33,6 +33,7 @@ export const NOTICES = {
   created: 'Created.',
   deleted: 'Deleted.',
   duplicated: 'Duplicated: this is the copy.',
+  defaultsRestored: 'The ten default FAQs are back as FAQs you can edit, reorder and delete.',
 } as const;
 
 export type Notice = keyof typeof NOTICES;

@@ -51,6 +51,8 @@ export default function ContentList({ actionsKey, adminPath, labels, rows: initi
   const [rows, setRows] = useState(initialRows);
   const [busy, setBusy] = useState(false);
   const [confirm, dialog] = useConfirm();
+  // A type without pictures (FAQs), or a page of rows that have none, gets no empty picture column.
+  const withPictures = rows.some((r) => r.picture);
 
   async function reorder(next: ContentListRow[]) {
     const before = rows;
@@ -86,9 +88,11 @@ export default function ContentList({ actionsKey, adminPath, labels, rows: initi
   const renderRow = (row: ContentListRow, handle: React.ReactNode) => (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-xl border border-slate-200 bg-white p-2 pr-3 shadow-sm" data-row={row.id}>
       {handle}
-      <div className="hidden h-12 w-16 flex-none overflow-hidden rounded-lg bg-slate-100 sm:block">
-        {row.picture && <img src={row.picture} alt="" loading="lazy" className="h-full w-full object-cover" />}
-      </div>
+      {withPictures && (
+        <div className="hidden h-12 w-16 flex-none overflow-hidden rounded-lg bg-slate-100 sm:block">
+          {row.picture && <img src={row.picture} alt="" loading="lazy" className="h-full w-full object-cover" />}
+        </div>
+      )}
       <div className="min-w-0 flex-1 basis-48">
         <div className="flex flex-wrap items-center gap-2">
           <a href={`${adminPath}/${encodeURIComponent(row.id)}`} className="font-semibold text-ink hover:text-brand-700 hover:underline [overflow-wrap:anywhere]">

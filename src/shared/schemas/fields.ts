@@ -13,6 +13,16 @@ export const recordId = z
   .regex(/^[A-Za-z0-9._~-]+$/, 'must use only letters, digits and - _ . ~ (it becomes part of a URL)')
   .refine((id) => !/^\.+$/.test(id), 'must not consist of dots only');
 
+/**
+ * What a public detail URL accepts (/article/{slug}, parsed by src/shared/query.ts): a letter or digit,
+ * then letters, digits, - and _. Imported ids may be looser (recordId); what an admin types is held to this.
+ */
+export const URL_SLUG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+/** Article tags as /articles?tag= accepts them: letters (any script), digits, spaces and a few joiners. */
+export const TAG_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N} &+#.'_-]*$/u;
+export const TAG_MAX_LENGTH = 50;
+
 /** Media ids are content hashes: the first 32 hex digits of the SHA-256 of the stored WebP bytes. */
 export const MEDIA_ID_PATTERN = /^[0-9a-f]{32}$/;
 export const mediaUrl = (id: string) => `/media/${id}.webp`;

@@ -38,6 +38,12 @@ export async function countPublishedArticles(tag?: string): Promise<number> {
   return row?.n ?? 0;
 }
 
+/** The article at /article/{slug} whether published or not: for an admin's preview only. */
+export async function getArticleBySlugForPreview(slug: string) {
+  const [row] = await db().select().from(articles).where(eq(articles.slug, slug));
+  return row;
+}
+
 export async function getPublishedArticleBySlug(slug: string) {
   const [row] = await db()
     .select()
@@ -46,16 +52,21 @@ export async function getPublishedArticleBySlug(slug: string) {
   return row;
 }
 
-/** All tags of published articles with how often each is used, most used first. */
-export async function listPublishedTags(): Promise<{ tag: string; count: number }[]> {
+async function tagCounts(where: SQL | undefined): Promise<{ tag: string; count: number }[]> {
   const rows = await db()
     .select({ tag: sql<string>`jsonb_array_elements_text(${articles.tags})`.as('tag') })
     .from(articles)
-    .where(eq(articles.published, true));
+    .where(where);
   const counts = new Map<string, number>();
   for (const r of rows) counts.set(r.tag, (counts.get(r.tag) ?? 0) + 1);
   return [...counts].map(([tag, n]) => ({ tag, count: n })).sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
 }
+
+/** All tags of published articles with how often each is used, most used first. */
+export const listPublishedTags = () => tagCounts(eq(articles.published, true));
+
+/** Every tag in use, drafts included, most used first: the admin's suggestions. */
+export const listTagsInUse = () => tagCounts(undefined);
 
 /** Up to `limit` other published articles, those sharing the most tags first, then the newest. */
 export async function listRelatedArticles(article: { id: string; tags: string[] }, limit = 3) {

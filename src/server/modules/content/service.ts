@@ -6,6 +6,7 @@
  * Action) invalidates them once the transaction has committed, so visitors see the change on their next
  * request.
  */
+import { sql } from 'drizzle-orm';
 import { db } from '../../db';
 import type { CacheTag } from '../../cache/tags';
 import { sanitizeHtml } from '../../html/sanitize';
@@ -68,13 +69,23 @@ export function parseFields(collection: Collection, input: unknown): Fields {
 // ---------------------------------------------------------------------------------------------------------
 // Ids and URLs
 
+/** Ids the admin pages use themselves: /admin/{type}/new creates, so a record "new" could not be edited. */
+const RESERVED_IDS: ReadonlySet<string> = new Set(['new']);
+
 /** `base`, or `base-2`, `base-3`…: the first value no other record of the type uses. */
 async function uniqueValue(tx: Executor, collection: Collection, base: string, exceptId?: string): Promise<string> {
   const root = slugify(base).slice(0, 100) || collection.type;
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? root : `${root}-${n}`;
-    if (!(await collection.isTaken(tx, candidate, exceptId))) return candidate;
+    if (!RESERVED_IDS.has(candidate) && !(await collection.isTaken(tx, candidate, exceptId))) return candidate;
   }
+}
+
+/** An empty URL field (an article's slug left blank) is made from the title: readable and unique. */
+async function fillUrlField(tx: Executor, collection: Collection, fields: Fields, exceptId?: string) {
+  const field = collection.urlField;
+  if (!field || String(fields[field] ?? '') !== '') return;
+  fields[field] = await uniqueValue(tx, collection, titleOf(collection, fields), exceptId);
 }
 
 const titleOf = (collection: Collection, s: Snapshot | Fields) => String(s[collection.titleField] ?? '').slice(0, 120);
@@ -83,6 +94,7 @@ const titleOf = (collection: Collection, s: Snapshot | Fields) => String(s[colle
 async function checkNewId(tx: Executor, collection: Collection, id: string, newId: string) {
   const parsed = recordId.safeParse(newId);
   if (!parsed.success) throw invalid({ id: parsed.error.issues[0]!.message });
+  if (RESERVED_IDS.has(newId)) throw invalid({ id: `“${newId}” is reserved for creating a ${collection.label.one}: choose another URL name.` });
   if (newId !== id && (await collection.isTaken(tx, newId, id))) throw invalid({ id: `Another ${collection.label.one} already uses this URL name.` });
 }
 
@@ -144,6 +156,11 @@ export async function getForEditor(type: ContentType, id: string): Promise<Snaps
   return collectionOf(type).read(db(), id);
 }
 
+/** Every id of the type in public order. */
+export async function listIds(type: ContentType): Promise<string[]> {
+  return collectionOf(type).ids(db());
+}
+
 export async function listForAdmin(type: ContentType, query: ListQuery) {
   return collectionOf(type).listRows(db(), query);
 }
@@ -151,18 +168,46 @@ export async function listForAdmin(type: ContentType, query: ListQuery) {
 // ---------------------------------------------------------------------------------------------------------
 // Writes
 
+/** Validates and inserts one new record at the end of the public order, and records it. */
+async function insertNew(tx: Executor, actor: Profile, collection: Collection, input: unknown, summary = (title: string) => `Created ${collection.label.one} “${title}”`) {
+  const fields = parseFields(collection, input);
+  await fillUrlField(tx, collection, fields);
+  await checkUrlField(tx, collection, fields);
+  await checkReferences(tx, collection, fields);
+  const id = await uniqueValue(tx, collection, String(fields[collection.urlField ?? collection.titleField]));
+  const ids = await collection.ids(tx);
+  await collection.insert(tx, id, fields, collection.ordered ? ids.length : 0);
+  const after = await collection.read(tx, id);
+  await record(tx, actor, collection, { action: 'create', entityId: id, summary: summary(titleOf(collection, fields)), after });
+  return { id, snapshot: after };
+}
+
 export async function createRecord(actorId: string | undefined, type: ContentType, input: unknown): Promise<WriteResult> {
   const collection = collectionOf(type);
+  return adminWrite(actorId, async (tx, actor) => ({ ...(await insertNew(tx, actor, collection, input)), tags: collection.tags }));
+}
+
+export interface FillOptions {
+  /** The activity entry of each record ("Restored default FAQ “…”"). */
+  summary(title: string): string;
+  /** Why nothing was added when records exist (`count` of them). */
+  refusal(count: number): string;
+}
+
+/**
+ * Creates `inputs` in order, in one transaction, only when the type has no record at all (FAQs: "restore
+ * the ten defaults" from the empty list). Each is its own activity entry, so each can be reverted.
+ */
+export async function createAllWhenEmpty(actorId: string | undefined, type: ContentType, inputs: readonly unknown[], options: FillOptions): Promise<WriteResult & { ids: string[] }> {
+  const collection = collectionOf(type);
   return adminWrite(actorId, async (tx, actor) => {
-    const fields = parseFields(collection, input);
-    await checkUrlField(tx, collection, fields);
-    await checkReferences(tx, collection, fields);
-    const id = await uniqueValue(tx, collection, String(fields[collection.urlField ?? collection.titleField]));
-    const ids = await collection.ids(tx);
-    await collection.insert(tx, id, fields, collection.ordered ? ids.length : 0);
-    const after = await collection.read(tx, id);
-    await record(tx, actor, collection, { action: 'create', entityId: id, summary: `Created ${collection.label.one} “${titleOf(collection, fields)}”`, after });
-    return { id, snapshot: after, tags: collection.tags };
+    // Two admins pressing the button at once: the second waits here, then finds the records of the first.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`content-fill:${type}`}))`);
+    const existing = (await collection.ids(tx)).length;
+    if (existing > 0) throw new ContentError('CONFLICT', options.refusal(existing));
+    const ids: string[] = [];
+    for (const input of inputs) ids.push((await insertNew(tx, actor, collection, input, options.summary)).id);
+    return { id: '', ids, snapshot: undefined, tags: collection.tags };
   });
 }
 
@@ -180,6 +225,7 @@ export async function updateRecord(actorId: string | undefined, type: ContentTyp
     const before = await collection.read(tx, id);
     if (!before) throw notFound(collection.label.one);
     const fields = parseFields(collection, input.fields);
+    await fillUrlField(tx, collection, fields, id);
     const newId = input.newId?.trim() || id;
     const unchanged = sameFields(editableOf(collection, before), fields) && newId === id;
     // Saved by someone else since this editor opened it: refuse, unless this exact content is what is
