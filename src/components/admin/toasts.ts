@@ -33,6 +33,7 @@ export const NOTICES = {
   created: 'Created.',
   deleted: 'Deleted.',
   duplicated: 'Duplicated: this is the copy.',
+  reverted: 'Reverted: the site is back to how it was before that change.',
 } as const;
 
 export type Notice = keyof typeof NOTICES;
