@@ -16,9 +16,12 @@ export const CONTENT_TYPE_LINKS: readonly NavLink[] = [
   { href: '/admin/faqs', label: 'FAQs' },
 ];
 
+/** Tools for all content at once, listed under the content types. */
+export const CONTENT_TOOL_LINKS: readonly NavLink[] = [{ href: '/admin/content/transfer', label: 'Backup and move' }];
+
 export const ADMIN_SIDEBAR: readonly AdminNavItem[] = [
   { href: '/admin', label: 'Overview' },
-  ...ADMIN_NAV_LINKS.map((link) => (link.href === '/admin/content' ? { ...link, children: CONTENT_TYPE_LINKS } : link)),
+  ...ADMIN_NAV_LINKS.map((link) => (link.href === '/admin/content' ? { ...link, children: [...CONTENT_TYPE_LINKS, ...CONTENT_TOOL_LINKS] } : link)),
   { href: '/admin/activity', label: 'Activity' },
 ];
 

@@ -6,6 +6,8 @@
  * the client's error, answered 400 or 413, never a 500.
  */
 
+import { CONTENT_IMPORT_PATH, MAX_CONTENT_FILE_BYTES } from '../../shared/content-transfer';
+
 /** What a route accepts unless BODY_LIMITS says otherwise. */
 export const MAX_BODY_BYTES = 1_048_576;
 
@@ -13,7 +15,10 @@ export const MAX_BODY_BYTES = 1_048_576;
  * Routes that take larger bodies (uploads, content files), by path prefix. The adapter's own limit
  * (astro.config.ts) is the largest of these; the middleware holds every other route to MAX_BODY_BYTES.
  */
-export const BODY_LIMITS: ReadonlyArray<{ prefix: string; bytes: number }> = [];
+export const BODY_LIMITS: ReadonlyArray<{ prefix: string; bytes: number }> = [
+  // A content file carries its images in base64 (src/shared/content-transfer.ts).
+  { prefix: CONTENT_IMPORT_PATH, bytes: MAX_CONTENT_FILE_BYTES },
+];
 
 /** The largest body any route accepts: the adapter's limit, and server.mjs's early refusal. */
 export const LARGEST_BODY_BYTES = Math.max(MAX_BODY_BYTES, ...BODY_LIMITS.map((l) => l.bytes));
