@@ -10,7 +10,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { fieldErrorsByPath } from '../../shared/schemas/catalog';
 import type { z } from '../../shared/zod';
 import { $connectivity } from '../../stores/connectivity';
-import { callAction, IDEMPOTENT_RETRY_MS, type CallOutcome } from './call-action';
+import { callAction, IDEMPOTENT_RETRY_MS, OFFLINE_MESSAGE, type CallOutcome } from './call-action';
 import { toast } from './toasts';
 
 type Result = Promise<{ data?: unknown; error?: unknown }>;
@@ -151,7 +151,9 @@ export function useRecordEditor<F extends Record<string, unknown>>({ type, actio
     }
     saving.current = true;
     setStatus({ kind: 'saving' });
-    const onRetry = () => setStatus({ kind: 'retrying', message: 'The server did not answer: retrying…' });
+    // No answer at all: say at once that the edit is kept and will be sent, while the retries go on.
+    const onRetry = (_attempt: number, _wait: number, reason: 'offline' | 'server') =>
+      setStatus(reason === 'offline' ? { kind: 'offline', message: OFFLINE_MESSAGE } : { kind: 'retrying', message: 'The server had a problem: retrying…' });
     const outcome =
       id === undefined
         ? await callAction<Written>(() => actions.create({ fields }), { fieldPrefix: 'fields' })
