@@ -1,4 +1,4 @@
-/** Counts of the content tables for the admin overview (Drizzle only). One round trip. */
+/** Counts of the content tables for the admin overview (Drizzle only), read in parallel. */
 import { count, sql } from 'drizzle-orm';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
@@ -8,7 +8,8 @@ export interface ContentCounts {
   services: number;
   packages: { active: number; inactive: number };
   demos: number;
-  articles: { published: number; drafts: number };
+  /** featuredImageWithoutAlt: articles whose featured image has no alt text (required wherever the seed has one). */
+  articles: { published: number; drafts: number; featuredImageWithoutAlt: number };
   faqs: number;
   /** Stored images (originals; the narrower variants are made on request and not stored). */
   images: number;
@@ -24,7 +25,11 @@ export async function countContent(ex: Pick<Database, 'select'> = db()): Promise
       .from(packages),
     ex.select({ all: count() }).from(demos),
     ex
-      .select({ published: sql<number>`count(*) filter (where ${articles.published})`, drafts: sql<number>`count(*) filter (where not ${articles.published})` })
+      .select({
+        published: sql<number>`count(*) filter (where ${articles.published})`,
+        drafts: sql<number>`count(*) filter (where not ${articles.published})`,
+        featuredImageWithoutAlt: sql<number>`count(*) filter (where ${articles.featuredImage} <> '' and trim(${articles.featuredImageAlt}) = '')`,
+      })
       .from(articles),
     ex.select({ all: count() }).from(faqs),
     ex.select({ all: count() }).from(media),
@@ -33,7 +38,7 @@ export async function countContent(ex: Pick<Database, 'select'> = db()): Promise
     services: n(s?.all),
     packages: { active: n(p?.active), inactive: n(p?.inactive) },
     demos: n(d?.all),
-    articles: { published: n(a?.published), drafts: n(a?.drafts) },
+    articles: { published: n(a?.published), drafts: n(a?.drafts), featuredImageWithoutAlt: n(a?.featuredImageWithoutAlt) },
     faqs: n(f?.all),
     images: n(m?.all),
   };
