@@ -68,7 +68,7 @@ export function EditorShell({ editor, viewHref, deleteNote, children }: Props) {
         )}
         <button type="submit" disabled={busy || (!editor.dirty && editor.id !== undefined)} className={`${button} bg-brand-600 text-white hover:bg-brand-700 disabled:bg-slate-400`}>
           {editor.id === undefined ? `Create ${editor.label}` : 'Save'}
-          <kbd className="ml-2 hidden rounded bg-white/20 px-1.5 text-xs font-normal lg:inline">Ctrl S</kbd>
+          <kbd className="ml-2 hidden rounded border border-white/50 px-1.5 text-xs font-normal lg:inline">Ctrl S</kbd>
         </button>
       </div>
 
