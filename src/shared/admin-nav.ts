@@ -19,9 +19,12 @@ export const CONTENT_TYPE_LINKS: readonly NavLink[] = [
 /** The pictures every content type uses: listed under Content, after the types. */
 export const MEDIA_LIBRARY_LINK: NavLink = { href: '/admin/media', label: 'Media library' };
 
+/** Tools for all content at once, listed under the content types. */
+export const CONTENT_TOOL_LINKS: readonly NavLink[] = [MEDIA_LIBRARY_LINK, { href: '/admin/content/transfer', label: 'Backup and move' }];
+
 export const ADMIN_SIDEBAR: readonly AdminNavItem[] = [
   { href: '/admin', label: 'Overview' },
-  ...ADMIN_NAV_LINKS.map((link) => (link.href === '/admin/content' ? { ...link, children: [...CONTENT_TYPE_LINKS, MEDIA_LIBRARY_LINK] } : link)),
+  ...ADMIN_NAV_LINKS.map((link) => (link.href === '/admin/content' ? { ...link, children: [...CONTENT_TYPE_LINKS, ...CONTENT_TOOL_LINKS] } : link)),
   { href: '/admin/activity', label: 'Activity' },
 ];
 

@@ -93,6 +93,23 @@ export interface EndpointRoute {
   path: string;
   /** The source file, relative to the repository (for messages). */
   file: string;
+  /** The HTTP methods the file exports a handler for ('ALL' stands for every method). */
+  methods: string[];
+}
+
+const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'ALL'] as const;
+
+/** `export const GET`, `export async function POST`, `export { handler as PUT }`: the methods a route answers. */
+export function exportedMethods(source: string): string[] {
+  const found = new Set<string>();
+  for (const m of source.matchAll(/export\s+(?:const|let|var|(?:async\s+)?function)\s+([A-Z]+)\b/g)) found.add(m[1]!);
+  for (const m of source.matchAll(/export\s*\{([^}]*)\}/g)) {
+    for (const part of m[1]!.split(',')) {
+      const name = part.trim().split(/\s+as\s+/).pop()?.trim();
+      if (name) found.add(name);
+    }
+  }
+  return HTTP_METHODS.filter((method) => found.has(method));
 }
 
 /** Files under src/pages that are endpoints (not .astro pages), relative to src/pages. */
@@ -123,11 +140,14 @@ function routesOf(relFile: string): string[] {
   return tails.map((tail) => base + tail);
 }
 
-/** Every endpoint route of src/pages, with the file it comes from. */
+/** Every endpoint route of src/pages, with the file it comes from and the methods it exports. */
 export function scanEndpointRoutes(): EndpointRoute[] {
   return endpointFiles()
     .sort()
-    .flatMap((file) => routesOf(file).map((p) => ({ path: p, file: `src/pages/${file}` })));
+    .flatMap((file) => {
+      const methods = exportedMethods(fs.readFileSync(path.join(PAGES_DIR, file), 'utf8'));
+      return routesOf(file).map((p) => ({ path: p, file: `src/pages/${file}`, methods }));
+    });
 }
 
 export const ACTION_NAMES: readonly string[] = listActionNames();
@@ -136,3 +156,5 @@ export const ENDPOINT_ROUTES: readonly EndpointRoute[] = scanEndpointRoutes();
 export const API_ROUTES: readonly string[] = ENDPOINT_ROUTES.filter((r) => r.path.startsWith('/api/')).map((r) => r.path);
 /** Other endpoints (health checks, media, sitemap, robots.txt): not an API, still server code that parses requests. */
 export const OTHER_ENDPOINTS: readonly string[] = ENDPOINT_ROUTES.filter((r) => !r.path.startsWith('/api/')).map((r) => r.path);
+/** The admin's API (/api/admin/…): a verified admin only, whatever the method. */
+export const ADMIN_API_ROUTES: readonly EndpointRoute[] = ENDPOINT_ROUTES.filter((r) => /^\/api\/admin(\/|$)/.test(r.path));

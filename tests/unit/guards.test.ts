@@ -94,14 +94,16 @@ describe('guardDecision: API routes and Actions answer JSON, never redirects', (
     }
   });
 
-  it('/api/admin (the media library): verified admins only, JSON refusals however the path is spelled', () => {
-    for (const path of ['/api/admin/media', '/api/admin/media/0123', '/API/Admin/media', '/api//admin/media/', '/%61pi/admin/media']) {
-      expect(guardDecision(path, sessions.visitor), path).toMatchObject({ kind: 'deny', status: 401 });
-      expect(guardDecision(path, sessions.unverified), path).toMatchObject({ kind: 'deny', status: 403 });
+  it('/api/admin/…: a verified admin only; 401 for a visitor, 403 for anyone else, however it is spelt', () => {
+    for (const path of ['/api/admin/content/export', '/api/admin/media', '/api/admin/media/0123', '/api/admin/content/import', '/api/admin', '/API/Admin//content/import/', '/api/%61dmin/x']) {
+      expect(guardDecision(path, sessions.visitor), path).toMatchObject({ kind: 'deny', status: 401, code: 'UNAUTHORIZED' });
+      expect(guardDecision(path, sessions.unverified), path).toMatchObject({ kind: 'deny', status: 403, message: 'Email not verified yet' });
+      expect(guardDecision(path, sessions.unverifiedAdmin), path).toMatchObject({ kind: 'deny', status: 403, message: 'Email not verified yet' });
       expect(guardDecision(path, sessions.user), path).toMatchObject({ kind: 'deny', status: 403, code: 'FORBIDDEN' });
       expect(guardDecision(path, sessions.admin), path).toEqual(allow);
+      expect(needsSession(path), path).toBe(true);
     }
-    expect(needsSession('/api/admin/media')).toBe(true);
+    // A lookalike is not under /api/admin.
     expect(guardDecision('/api/administrator', sessions.visitor)).toEqual(allow);
   });
 

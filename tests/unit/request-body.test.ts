@@ -1,6 +1,6 @@
 /** Reading a stranger's request body (src/server/http/request-body.ts): 400/413 for what would have been a 500. */
 import { describe, expect, it } from 'vitest';
-import { BodyError, checkRequestBody, forbiddenKeyIn, parseJsonBody, readBodyCapped } from '../../src/server/http/request-body';
+import { BodyError, bodyLimitFor, checkRequestBody, forbiddenKeyIn, LARGEST_BODY_BYTES, MAX_BODY_BYTES, parseJsonBody, readBodyCapped } from '../../src/server/http/request-body';
 
 const streamed = (chunks: string[]) =>
   new Request('http://x/_actions/a', {
@@ -70,5 +70,13 @@ describe('request bodies', () => {
     expect(await checkRequestBody(req, 1000)).toBeUndefined();
     expect(await req.json()).toEqual({ firstName: 'Ada' });
     expect((await checkRequestBody(streamed(['{"x":']), 1000))?.code).toBe('INVALID_JSON');
+  });
+
+  it('the content import takes a 64 MiB file; every other route stays at 1 MiB', () => {
+    expect(bodyLimitFor('/api/admin/content/import')).toBe(64 * 1024 * 1024);
+    expect(LARGEST_BODY_BYTES).toBeGreaterThanOrEqual(64 * 1024 * 1024);
+    for (const path of ['/api/admin/content/export', '/api/admin/content/importer', '/_actions/admin.services.create', '/api/prices']) {
+      expect(bodyLimitFor(path), path).toBe(MAX_BODY_BYTES);
+    }
   });
 });

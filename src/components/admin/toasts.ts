@@ -34,6 +34,7 @@ export const NOTICES = {
   deleted: 'Deleted.',
   duplicated: 'Duplicated: this is the copy.',
   defaultsRestored: 'The ten default FAQs are back as FAQs you can edit, reorder and delete.',
+  reverted: 'Reverted: the site is back to how it was before that change.',
 } as const;
 
 export type Notice = keyof typeof NOTICES;

@@ -67,7 +67,7 @@ function ruleFor(path: string): { access: Access; surface: Surface } {
   if (/^\/dashboard(\/|$)/.test(path)) return { access: 'verified', surface: 'page' };
   if (/^\/admin(\/|$)/.test(path)) return { access: 'admin', surface: 'page' };
   if (path === '/api/prices') return { access: 'verified', surface: 'api' };
-  // The admin API (the media library and its uploads): verified admins, refused with JSON 401/403.
+  // The admin API (media uploads, content import/export): verified admins, refused with JSON 401/403.
   if (/^\/api\/admin(\/|$)/.test(path)) return { access: 'admin', surface: 'api' };
   const action = /^\/_actions\/([^/]+)$/.exec(path)?.[1];
   if (action !== undefined) return { access: actionAccess(action), surface: 'api' };

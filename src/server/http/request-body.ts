@@ -8,6 +8,8 @@
  * never a 500.
  */
 
+import { CONTENT_IMPORT_PATH, MAX_CONTENT_FILE_BYTES } from '../../shared/content-transfer';
+
 /** What a route accepts unless BODY_LIMITS says otherwise. */
 export const MAX_BODY_BYTES = 1_048_576;
 
@@ -19,6 +21,8 @@ export const BODY_LIMITS: ReadonlyArray<{ prefix: string; bytes: number }> = [
   // An image of up to 10 MB (src/shared/media-library.ts) and the multipart form around it, with room to
   // spare, so a file just over the limit still reaches the route and hears the limit in plain words.
   { prefix: '/api/admin/media', bytes: 12 * 1024 * 1024 },
+  // A content file carries its images in base64 (src/shared/content-transfer.ts).
+  { prefix: CONTENT_IMPORT_PATH, bytes: MAX_CONTENT_FILE_BYTES },
 ];
 
 /** The largest body any route accepts: the adapter's limit, and server.mjs's early refusal. */

@@ -1,5 +1,5 @@
 /** The activity log's data access (Drizzle only). Writes take the transaction of the change they record. */
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
 import { activityLog } from '../../db/schema';
@@ -17,6 +17,8 @@ export async function insertActivity(ex: Executor, entry: NewActivity): Promise<
 }
 
 export interface ActivityFilter {
+  /** One entry by id (the others are ignored). */
+  id?: string | undefined;
   entityType?: string | undefined;
   action?: string | undefined;
   actorEmail?: string | undefined;
@@ -24,6 +26,7 @@ export interface ActivityFilter {
 }
 
 function whereOf(f: ActivityFilter): SQL | undefined {
+  if (f.id) return eq(activityLog.id, f.id);
   const like = f.q ? `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   return and(
     f.entityType ? eq(activityLog.entityType, f.entityType) : undefined,
@@ -33,32 +36,71 @@ function whereOf(f: ActivityFilter): SQL | undefined {
   );
 }
 
-/** Newest first, without the before/after documents (the list does not show them). */
+const LIST_COLUMNS = {
+  id: activityLog.id,
+  at: activityLog.at,
+  actorId: activityLog.actorId,
+  actorEmail: activityLog.actorEmail,
+  action: activityLog.action,
+  entityType: activityLog.entityType,
+  entityId: activityLog.entityId,
+  summary: activityLog.summary,
+  revertOf: activityLog.revertOf,
+};
+
+const WITH_CHANGES = { ...LIST_COLUMNS, before: activityLog.before, after: activityLog.after };
+
+const newestFirst = [desc(activityLog.at), desc(activityLog.id)];
+
+async function countWhere(where: SQL | undefined, ex: Executor) {
+  const [total] = await ex.select({ n: count() }).from(activityLog).where(where);
+  return total?.n ?? 0;
+}
+
+/** Newest first, without the before/after documents (the overview does not show them). */
 export async function listActivity(filter: ActivityFilter, limit: number, offset: number, ex: Executor = db()) {
   const where = whereOf(filter);
-  const [rows, [total]] = await Promise.all([
-    ex
-      .select({
-        id: activityLog.id,
-        at: activityLog.at,
-        actorEmail: activityLog.actorEmail,
-        action: activityLog.action,
-        entityType: activityLog.entityType,
-        entityId: activityLog.entityId,
-        summary: activityLog.summary,
-        revertOf: activityLog.revertOf,
-      })
-      .from(activityLog)
-      .where(where)
-      .orderBy(desc(activityLog.at), desc(activityLog.id))
-      .limit(limit)
-      .offset(offset),
-    ex.select({ n: count() }).from(activityLog).where(where),
+  const [rows, total] = await Promise.all([
+    ex.select(LIST_COLUMNS).from(activityLog).where(where).orderBy(...newestFirst).limit(limit).offset(offset),
+    countWhere(where, ex),
   ]);
-  return { rows, total: total?.n ?? 0 };
+  return { rows, total };
+}
+
+/** Newest first, with the record before and after each change (the activity page's "Show changes"). */
+export async function listActivityWithChanges(filter: ActivityFilter, limit: number, offset: number, ex: Executor = db()) {
+  const where = whereOf(filter);
+  const [rows, total] = await Promise.all([
+    ex.select(WITH_CHANGES).from(activityLog).where(where).orderBy(...newestFirst).limit(limit).offset(offset),
+    countWhere(where, ex),
+  ]);
+  return { rows, total };
 }
 
 export async function findActivity(id: string, ex: Executor = db()): Promise<ActivityRow | undefined> {
   const [row] = await ex.select().from(activityLog).where(eq(activityLog.id, id)).limit(1);
   return row;
+}
+
+/** For each of `ids` that was reverted: the (first) entry that reverted it. */
+export async function revertsOf(ids: readonly string[], ex: Executor = db()): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await ex
+    .select({ id: activityLog.id, revertOf: activityLog.revertOf })
+    .from(activityLog)
+    .where(inArray(activityLog.revertOf, [...ids]))
+    .orderBy(asc(activityLog.at));
+  const reverts = new Map<string, string>();
+  for (const row of rows) if (row.revertOf && !reverts.has(row.revertOf)) reverts.set(row.revertOf, row.id);
+  return reverts;
+}
+
+/** The values the filters can take: every content type, action and admin the log holds. */
+export async function activityFacets(ex: Pick<Database, 'selectDistinct'> = db()) {
+  const [types, actions, admins] = await Promise.all([
+    ex.selectDistinct({ v: activityLog.entityType }).from(activityLog).orderBy(asc(activityLog.entityType)),
+    ex.selectDistinct({ v: activityLog.action }).from(activityLog).orderBy(asc(activityLog.action)),
+    ex.selectDistinct({ v: activityLog.actorEmail }).from(activityLog).orderBy(asc(activityLog.actorEmail)),
+  ]);
+  return { types: types.map((r) => r.v), actions: actions.map((r) => r.v), admins: admins.map((r) => r.v) };
 }

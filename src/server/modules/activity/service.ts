@@ -4,7 +4,7 @@
  */
 import { and, desc, eq } from 'drizzle-orm';
 import { activityLog } from '../../db/schema';
-import { listActivity, type ActivityFilter, type Executor } from './repository';
+import { activityFacets, listActivity, listActivityWithChanges, revertsOf, type ActivityFilter, type Executor } from './repository';
 
 export type { ActivityFilter } from './repository';
 
@@ -21,6 +21,20 @@ export async function latestChangeOf(ex: Executor, entityType: string, entityId:
 
 export const ACTIVITY_PER_PAGE = 50;
 
+/**
+ * One page of the activity log (newest first) with each entry's before/after, which entries were reverted
+ * and by which entry, and the values the filters can take.
+ */
 export async function activityPage(filter: ActivityFilter, page: number) {
-  return listActivity(filter, ACTIVITY_PER_PAGE, (page - 1) * ACTIVITY_PER_PAGE);
+  const [{ rows, total }, facets] = await Promise.all([
+    listActivityWithChanges(filter, ACTIVITY_PER_PAGE, (page - 1) * ACTIVITY_PER_PAGE),
+    activityFacets(),
+  ]);
+  const revertedBy = await revertsOf(rows.map((r) => r.id));
+  return { rows, total, pages: Math.max(1, Math.ceil(total / ACTIVITY_PER_PAGE)), revertedBy, facets };
+}
+
+/** The newest entries, for the admin overview. */
+export async function latestActivity(limit: number) {
+  return (await listActivity({}, limit, 0)).rows;
 }

@@ -126,12 +126,15 @@ async function writeBundle(tx: Executor, bundle: ContentBundle, now: Date): Prom
  * When anything is invalid nothing is written and every problem is returned.
  */
 export async function importContentBundle(input: unknown, now: Date = new Date()): Promise<ImportResult> {
-  return db().transaction(async (tx) => {
-    // Inside the transaction: the references checked are the ones the writes will see.
-    const validation = await validateContentBundle(input, await readExistingRefs(tx));
-    if (!validation.ok) return validation;
-    return { ok: true, summary: await writeBundle(tx, validation.bundle, now) };
-  });
+  return db().transaction((tx) => importContentBundleIn(tx, input, now));
+}
+
+/** The same inside a transaction the caller holds (the admin import records itself in it too). */
+export async function importContentBundleIn(tx: Executor, input: unknown, now: Date = new Date()): Promise<ImportResult> {
+  // Inside the transaction: the references checked are the ones the writes will see.
+  const validation = await validateContentBundle(input, await readExistingRefs(tx));
+  if (!validation.ok) return validation;
+  return { ok: true, summary: await writeBundle(tx, validation.bundle, now) };
 }
 
 /** "6 services, 5 demos, …" for the CLI and the admin screen. */

@@ -2,3 +2,4 @@
 export { exportContentBundle } from './export';
 export { describeImportSummary, importContentBundle, type ImportResult, type ImportSummary } from './import';
 export type { Problem } from './validate';
+export { exportAsAdmin, importAsAdmin, IMPORT_ENTITY_TYPE, type AdminImportResult } from './admin';

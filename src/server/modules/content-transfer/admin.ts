@@ -1,0 +1,46 @@
+/**
+ * Export and import from the admin's "Backup and move" page: the same file and the same all-or-nothing
+ * import as the CLI (docs/content-format.md), for a signed-in admin only (checked again here, whatever
+ * route calls it), and a successful import recorded in the activity log as one 'import' entry in the
+ * transaction that wrote it.
+ */
+import { db } from '../../db';
+import { insertActivity } from '../activity/repository';
+import { requireAdmin } from '../users/service';
+import { exportContentBundle } from './export';
+import { describeImportSummary, importContentBundleIn, type ImportSummary } from './import';
+import type { Problem } from './validate';
+
+/** The activity log's type for whole-file changes (no single record). */
+export const IMPORT_ENTITY_TYPE = 'content';
+
+export async function exportAsAdmin(actorId: string | undefined) {
+  await requireAdmin(actorId, db());
+  return exportContentBundle();
+}
+
+export type AdminImportResult =
+  | { ok: true; summary: ImportSummary; description: string; activityId: string }
+  | { ok: false; problems: Problem[] };
+
+/** `fileName` only names the entry ("Imported backup.json: …"); it is never used as a path. */
+export async function importAsAdmin(actorId: string | undefined, input: unknown, fileName: string): Promise<AdminImportResult> {
+  return db().transaction(async (tx) => {
+    const actor = await requireAdmin(actorId, tx);
+    const result = await importContentBundleIn(tx, input);
+    if (!result.ok) return result;
+    const description = describeImportSummary(result.summary);
+    const entry = await insertActivity(tx, {
+      actorId: actor.id,
+      actorEmail: actor.email,
+      action: 'import',
+      entityType: IMPORT_ENTITY_TYPE,
+      entityId: fileName,
+      summary: `Imported ${fileName}: ${description}`,
+      before: null,
+      after: result.summary,
+      revertOf: null,
+    });
+    return { ok: true, summary: result.summary, description, activityId: entry.id };
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * axe-core finds nothing on any admin page, as the admin, after the islands have loaded, at phone and
+ * desktop widths. The tests are generated from walking src/pages/admin (tests/support/admin-pages.ts), so
+ * a new admin page is checked without editing this file: each dynamic page with a real record (linked
+ * from its list page or the activity log) and, when it has one, its `new` screen.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { ADMIN_PAGES, fillRoute, routeMatcher, type AdminRoute } from '../support/admin-pages';
+import { ADMIN_STATE } from './support/accounts';
+import { callAction } from './support/admin-actions';
+import { VIEWPORTS } from './support/public-pages';
+
+test.use({ storageState: ADMIN_STATE });
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+async function violations(page: Page, label: string): Promise<string[]> {
+  const { violations: found } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  return found.map((v) => `${label}: ${v.id} (${v.impact}) — ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
+/**
+ * axe at each width after hydration, with every closed <details> opened first (the activity log's "Show
+ * changes", the phone menu): hidden content is skipped by axe, so one run checks both states' markup.
+ */
+async function expectNoViolations(page: Page, path: string) {
+  const failures: string[] = [];
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(viewport);
+    const status = (await page.goto(path))?.status();
+    expect(status, `${path} answers the admin page`).toBe(200);
+    // The islands' own markup is what the admin uses.
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    await page.locator('details:not([open])').evaluateAll((all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+    failures.push(...(await violations(page, `${name} ${path}`)));
+  }
+  expect(failures, failures.join('\n')).toEqual([]);
+}
+
+/**
+ * A real record's page of a dynamic route: a link to one on the route's list page (the path before its
+ * first dynamic segment) or in the activity log, that answers 200 (an old entry may name a deleted record).
+ */
+async function realRecordPath(request: APIRequestContext, route: AdminRoute): Promise<string | undefined> {
+  const matcher = routeMatcher(route.pattern);
+  const listPage = route.pattern.slice(0, route.pattern.indexOf('/[')) || '/admin';
+  for (const source of [listPage, '/admin/activity']) {
+    const html = await (await request.get(source)).text();
+    const hrefs = [...html.matchAll(/href="(\/admin\/[^"?#]+)/g)].map((m) => m[1]!).filter((h) => matcher.test(h) && !h.endsWith('/new'));
+    for (const href of new Set(hrefs)) if ((await request.get(href)).status() === 200) return href;
+  }
+  return undefined;
+}
+
+// An activity entry with a before/after (markup in a text field included), so the log, its diff and its
+// links to records and admins have content; removed afterwards, as later specs count the demo content.
+let probeId: string | undefined;
+test.beforeAll(async ({ playwright, baseURL }) => {
+  const admin = await playwright.request.newContext({ baseURL, storageState: ADMIN_STATE });
+  const created = await callAction<{ id: string; snapshot: { updatedAt: string } }>(admin, baseURL!, 'admin.services.create', {
+    fields: { name: `Axe check ${Date.now().toString(36)}`, shortText: 'Before', price: 100 },
+  });
+  expect(created.status, JSON.stringify(created.error)).toBe(200);
+  const { id, snapshot } = created.data!;
+  probeId = id;
+  const updated = await callAction(admin, baseURL!, 'admin.services.update', {
+    id,
+    version: snapshot.updatedAt,
+    fields: { name: `Axe check ${id}`, shortText: 'After <b>bold</b>', price: 150 },
+  });
+  expect(updated.status, JSON.stringify(updated.error)).toBe(200);
+  await admin.dispose();
+});
+
+test.afterAll(async ({ playwright, baseURL }) => {
+  if (!probeId) return;
+  const admin = await playwright.request.newContext({ baseURL, storageState: ADMIN_STATE });
+  expect((await callAction(admin, baseURL!, 'admin.services.remove', { id: probeId })).status).toBe(200);
+  await admin.dispose();
+});
+
+test('the generated list holds the admin pages', () => {
+  expect(ADMIN_PAGES.map((r) => r.pattern)).toEqual(expect.arrayContaining(['/admin', '/admin/activity', '/admin/content/transfer', '/admin/services/[id]']));
+});
+
+for (const route of ADMIN_PAGES) {
+  if (route.params.length === 0) {
+    test(`${route.pattern} passes axe`, async ({ page }) => {
+      test.setTimeout(90_000);
+      await expectNoViolations(page, route.pattern);
+    });
+    continue;
+  }
+  test(`${route.pattern} passes axe with a real record and as \`new\``, async ({ page }) => {
+    test.setTimeout(120_000);
+    const real = await realRecordPath(page.request, route);
+    expect(real, `a real record of ${route.pattern} is linked from its list page or the activity log`).toBeDefined();
+    await expectNoViolations(page, real!);
+    // `new` is the create screen of a record type; a route without one (a user's page) answers 404 to it.
+    const create = fillRoute(route.pattern, 'new');
+    if ((await page.request.get(create)).status() !== 404) await expectNoViolations(page, create);
+  });
+}

@@ -1,0 +1,121 @@
+/** The activity log's field-by-field view (src/shared/activity-diff.ts): what changed, as plain text. */
+import { describe, expect, it } from 'vitest';
+import { changeExcerpt, diffRecords, fieldLabel, valueAsText } from '../../src/shared/activity-diff';
+
+const before = {
+  id: 'lead-outreach',
+  name: 'Lead outreach',
+  price: 500,
+  shortText: 'Fast replies',
+  description: '<p>Old</p>',
+  benefits: ['Faster replies', 'More leads'],
+  order: 2,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+};
+
+describe('diffRecords', () => {
+  it('lists only the fields that changed, in the record’s order, without the save time', () => {
+    const after = { ...before, price: 650, benefits: ['Faster replies', 'More booked calls'], updatedAt: '2025-02-02T00:00:00.000Z' };
+    expect(diffRecords(before, after)).toEqual([
+      { field: 'price', label: 'Price', kind: 'changed', before: '500', after: '650' },
+      { field: 'benefits', label: 'Benefits', kind: 'changed', before: 'Faster replies\nMore leads', after: 'Faster replies\nMore booked calls' },
+    ]);
+  });
+
+  it('a creation lists every field it set as added; a deletion every field as removed', () => {
+    const created = diffRecords(null, before);
+    expect(created.map((c) => [c.field, c.kind])).toEqual([
+      ['id', 'added'],
+      ['name', 'added'],
+      ['price', 'added'],
+      ['shortText', 'added'],
+      ['description', 'added'],
+      ['benefits', 'added'],
+      ['order', 'added'],
+    ]);
+    expect(created.every((c) => c.before === undefined)).toBe(true);
+    const deleted = diffRecords(before, null);
+    expect(deleted.every((c) => c.kind === 'removed' && c.after === undefined)).toBe(true);
+    expect(deleted).toHaveLength(7);
+  });
+
+  it('a field cleared or filled in is removed or added; null and an empty string are both “nothing”', () => {
+    expect(diffRecords({ picture: '/media/a.webp', alt: '' }, { picture: '', alt: null })).toEqual([
+      { field: 'picture', label: 'Picture', kind: 'removed', before: '/media/a.webp', after: undefined },
+    ]);
+    expect(diffRecords({ price: null }, { price: 0 })).toEqual([{ field: 'price', label: 'Price', kind: 'added', before: undefined, after: '0' }]);
+  });
+
+  it('HTML stays text: the markup is in the value, nothing is parsed or cleaned here', () => {
+    const [change] = diffRecords({ content: '<p>Hi</p>' }, { content: '<p>Hi <img src=x onerror=alert(1)></p>' });
+    expect(change?.after).toBe('<p>Hi <img src=x onerror=alert(1)></p>');
+  });
+
+  it('compares structured values by content, not by key order', () => {
+    const a = { features: [{ title: 'Fast', description: 'Live in a week' }] };
+    const b = { features: [{ description: 'Live in a week', title: 'Fast' }] };
+    expect(diffRecords(a, b)).toEqual([]);
+    const [change] = diffRecords(a, { features: [{ title: 'Faster', description: 'Live in a week' }] });
+    expect(change?.kind).toBe('changed');
+    expect(change?.after).toContain('"title": "Faster"');
+  });
+
+  it('a reorder shows the old and new order one id a line', () => {
+    expect(diffRecords({ order: ['a', 'b', 'c'] }, { order: ['c', 'a', 'b'] })).toEqual([
+      { field: 'order', label: 'Order', kind: 'changed', before: 'a\nb\nc', after: 'c\na\nb' },
+    ]);
+  });
+
+  it('nothing to compare gives no changes', () => {
+    expect(diffRecords(null, null)).toEqual([]);
+    expect(diffRecords('not a record', [1, 2])).toEqual([]);
+    expect(diffRecords(before, { ...before, updatedAt: 'later' })).toEqual([]);
+  });
+});
+
+describe('valueAsText and fieldLabel', () => {
+  it('says values in words', () => {
+    expect(valueAsText(true)).toBe('Yes');
+    expect(valueAsText(false)).toBe('No');
+    expect(valueAsText([])).toBeUndefined();
+    expect(valueAsText('')).toBeUndefined();
+    expect(valueAsText({ a: 1 })).toBe('{\n  "a": 1\n}');
+  });
+
+  it('names fields for people', () => {
+    expect(fieldLabel('shortText')).toBe('Short text');
+    expect(fieldLabel('priceSetup')).toBe('Price setup');
+    expect(fieldLabel('featuredImageAlt')).toBe('Featured image alt');
+    expect(fieldLabel('isActive')).toBe('Active');
+    expect(fieldLabel('id')).toBe('URL name (id)');
+  });
+});
+
+describe('changeExcerpt: a long text changed in one place', () => {
+  const long = (middle: string) => `<p>${'Intro text. '.repeat(40)}</p><p>${middle}</p><p>${'Closing words. '.repeat(40)}</p>`;
+
+  it('shows the changed part with some context, and says where text was left out', () => {
+    const [change] = diffRecords({ content: long('Old sentence.') }, { content: long('New sentence!') });
+    expect(change?.before).toBe(long('Old sentence.'));
+    expect(change?.excerpt?.before).toMatch(/^….{90,}Old sentence\..{90,}…$/s);
+    expect(change?.excerpt?.after).toMatch(/^….*New sentence!.*…$/s);
+    expect(change!.excerpt!.after.length).toBeLessThan(260);
+  });
+
+  it('short texts, additions and a change near the start are shown whole where nothing would be left out', () => {
+    expect(diffRecords({ name: 'A' }, { name: 'B' })[0]?.excerpt).toBeUndefined();
+    expect(diffRecords({}, { content: long('x') })[0]?.excerpt).toBeUndefined();
+    const start = changeExcerpt(`A${'b'.repeat(500)}`, `Z${'b'.repeat(500)}`);
+    expect(start?.before).toMatch(/^Ab{100}…$/);
+  });
+
+  it('never splits an emoji', () => {
+    // 😀 and 😁 share their first UTF-16 unit: the texts part in the middle of a character.
+    const before = `${'🙂'.repeat(300)}😀${'🙂'.repeat(300)}`;
+    const after = `${'🙂'.repeat(300)}😁${'🙂'.repeat(300)}`;
+    const excerpt = changeExcerpt(before, after)!;
+    expect(excerpt.before).toMatch(/^…(🙂)+😀(🙂)+…$/u);
+    expect(excerpt.after).toMatch(/^…(🙂)+😁(🙂)+…$/u);
+  });
+});
