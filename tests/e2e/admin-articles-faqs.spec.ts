@@ -11,6 +11,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { DEFAULT_FAQS } from '../../src/shared/default-faqs';
 import { ADMIN_STATE, gotoHydrated, MEMBER_STATE } from './support/accounts';
+import { fillRichHtml } from './support/rich-text';
 import { VIEWPORTS } from './support/public-pages';
 
 // Serial: each step builds on the record the one before made. The server is shared with other agents'
@@ -95,7 +96,7 @@ test.describe('articles', () => {
     await expect(slug).toHaveValue(SLUG);
     await expect(page.getByText(`/article/${SLUG}`, { exact: true })).toBeVisible();
     await page.getByLabel('Excerpt').fill('What to do with the calls nobody answers.');
-    await page.getByLabel('Content (HTML)').fill('<h2>Call back fast</h2><p>Every missed call gets a text within a minute.</p>');
+    await fillRichHtml(page, 'Content', '<h2>Call back fast</h2><p>Every missed call gets a text within a minute.</p>');
     await page.getByLabel('Image URL').fill(picture!);
     await page.getByLabel('Author name').fill('Olive Owner');
 
@@ -357,7 +358,7 @@ test.describe('FAQs', () => {
     await page.getByRole('button', { name: /Create FAQ/ }).click();
     await expect(page.getByLabel('Question')).toHaveAttribute('aria-invalid', 'true');
     await page.getByLabel('Question').fill(QUESTION);
-    await page.getByLabel('Answer (HTML)').fill('<p>Yes: replies go out <strong>every day</strong>.</p><script>alert(1)</script>');
+    await fillRichHtml(page, 'Answer', '<p>Yes: replies go out <strong>every day</strong>.</p><script>alert(1)</script>');
     await page.getByRole('button', { name: /Create FAQ/ }).click();
     await page.waitForURL(/\/admin\/faqs\/(?!new)[^/?]+(\?|$)/);
     await expect(page.getByText('Number 11 of 11')).toBeVisible();

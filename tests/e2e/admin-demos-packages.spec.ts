@@ -9,6 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { DEMO_SERVICES } from '../../src/server/seed/demo-catalog';
 import { ADMIN_STATE, gotoHydrated, MEMBER_STATE } from './support/accounts';
+import { fillRichHtml } from './support/rich-text';
 import { VIEWPORTS } from './support/public-pages';
 
 // Tall enough that a whole list is on screen: a mouse drag needs both ends of its path in the viewport.
@@ -137,7 +138,7 @@ test('demo: create, edit, reorder by keyboard and mouse, duplicate and delete; t
   await page.getByRole('textbox', { name: 'audience 1', exact: true }).fill('Dental clinics');
   await page.getByRole('button', { name: '+ Add audience' }).click();
   await page.getByRole('textbox', { name: 'audience 2', exact: true }).fill('Physio practices');
-  await page.getByLabel('Description (HTML)').fill('<p>It answers <strong>every</strong> enquiry.</p>');
+  await fillRichHtml(page, 'Description', '<p>It answers <strong>every</strong> enquiry.</p>');
   await page.getByRole('button', { name: /^Create demo/ }).click();
   await page.waitForURL(/\/admin\/demos\/e2e-demo-[a-z0-9]+$/);
   const id = new URL(page.url()).pathname.split('/').pop()!;

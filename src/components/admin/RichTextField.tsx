@@ -12,7 +12,7 @@ import { EditorContent, useEditor, type Editor } from '@tiptap/react';
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { inputClass } from '../forms/field';
 import { editorExtensions, type ShortcutHandlers } from './rich-text/extensions';
-import { ImageDialog, type PickImage } from './rich-text/ImageDialog';
+import { ImageDialog } from './rich-text/ImageDialog';
 import { LinkDialog, type LinkChoice } from './rich-text/LinkDialog';
 import { formattingLostIn } from './rich-text/lost-formatting';
 import { Preview } from './rich-text/Preview';
@@ -26,8 +26,6 @@ interface Props {
   onValue(html: string): void;
   error?: string | undefined;
   hint?: string | undefined;
-  /** The media library's picker, offered in the picture dialog. */
-  pickImage?: PickImage | undefined;
   className?: string | undefined;
 }
 
@@ -46,7 +44,7 @@ type Dialog = { kind: 'link'; href: string; newTab: boolean; askText: boolean; e
  */
 const htmlOf = (editor: Editor) => (editor.isEmpty ? '' : editor.getHTML().replace(/(?:<p><\/p>)+$/, ''));
 
-export function RichTextField({ label, value, onValue, error, hint, pickImage, className }: Props) {
+export function RichTextField({ label, value, onValue, error, hint, className }: Props) {
   const id = useId();
   const ids = { label: `${id}-label`, editor: `${id}-editor`, hint: `${id}-hint`, error: `${id}-error`, tab: (t: Tab) => `${id}-tab-${t}`, panel: (t: Tab) => `${id}-panel-${t}` };
   const describedBy = [hint && !error && ids.hint, error && ids.error].filter(Boolean).join(' ') || undefined;
@@ -256,7 +254,7 @@ export function RichTextField({ label, value, onValue, error, hint, pickImage, c
       {dialog?.kind === 'link' && (
         <LinkDialog initial={dialog} askText={dialog.askText} onApply={applyLink} onRemove={dialog.existing ? removeLink : undefined} onClose={closeDialog} />
       )}
-      {dialog?.kind === 'image' && <ImageDialog initial={dialog} editing={dialog.editing} pickImage={pickImage} onApply={applyImage} onClose={closeDialog} />}
+      {dialog?.kind === 'image' && <ImageDialog initial={dialog} editing={dialog.editing} onApply={applyImage} onClose={closeDialog} />}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { actions } from 'astro:actions';
 import { useEffect, useState } from 'react';
 import { EditorShell } from '../../components/admin/EditorShell';
 import { Section, TextArea, TextInput, Toggle } from '../../components/admin/fields';
+import { RichTextField } from '../../components/admin/RichTextField';
 import { ImageField } from '../../components/admin/ImageField';
 import { TagsField } from '../../components/admin/TagsField';
 import { useRecordEditor, type RecordActions } from '../../components/admin/use-record-editor';
@@ -116,12 +117,11 @@ export default function ArticleEditor({ id, version, fields: initial, tagSuggest
                   : `Empty: cards show the first ${ARTICLE_EXCERPT_WORDS} words of the content${cardExcerpt ? `: “${cardExcerpt}”` : '.'}`
               }
             />
-            <TextArea
-              label="Content (HTML)"
+            <RichTextField
+              label="Content"
               value={fields.content}
               onValue={(v) => setField('content', v)}
               error={errors.content}
-              rows={16}
               hint="The article itself. Scripts, styles and event attributes are removed when you save."
             />
           </Section>

@@ -3,6 +3,7 @@ import { actions } from 'astro:actions';
 import { EditorShell } from '../../components/admin/EditorShell';
 import { itemErrors } from '../../components/admin/field-errors';
 import { Section, TextArea, TextInput } from '../../components/admin/fields';
+import { RichTextField } from '../../components/admin/RichTextField';
 import { ImageField } from '../../components/admin/ImageField';
 import { StringListField } from '../../components/admin/StringListField';
 import { useRecordEditor, type RecordActions } from '../../components/admin/use-record-editor';
@@ -63,12 +64,11 @@ export default function DemoEditor({ id, version, fields: initial }: Props) {
               maxItems={30}
               maxLength={120}
             />
-            <TextArea
-              label="Description (HTML)"
+            <RichTextField
+              label="Description"
               value={fields.description}
               onValue={(v) => setField('description', v)}
               error={errors.description}
-              rows={8}
               hint="Shown on the demo's page. Scripts, styles and event attributes are removed when you save."
             />
           </Section>

@@ -1,7 +1,8 @@
 /** The FAQ editor (/admin/faqs/{id}, /admin/faqs/new): the question and its HTML answer. */
 import { actions } from 'astro:actions';
 import { EditorShell } from '../../components/admin/EditorShell';
-import { Section, TextArea, TextInput } from '../../components/admin/fields';
+import { Section, TextInput } from '../../components/admin/fields';
+import { RichTextField } from '../../components/admin/RichTextField';
 import { useRecordEditor, type RecordActions } from '../../components/admin/use-record-editor';
 import { faqSchema } from '../../shared/schemas/catalog';
 
@@ -39,13 +40,11 @@ export default function FaqEditor({ id, version, fields: initial, position, tota
       <div className="max-w-3xl space-y-4">
         <Section title="FAQ" description={place}>
           <TextInput label="Question" value={fields.question} onValue={(v) => setField('question', v)} error={errors.question} required maxLength={600} />
-          <TextArea
-            label="Answer (HTML)"
+          <RichTextField
+            label="Answer"
             value={fields.answer}
             onValue={(v) => setField('answer', v)}
             error={errors.answer}
-            rows={10}
-            required
             hint="Shown when a visitor opens the question. Scripts, styles and event attributes are removed when you save."
           />
         </Section>

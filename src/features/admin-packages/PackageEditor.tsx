@@ -7,6 +7,7 @@ import { actions } from 'astro:actions';
 import { useState } from 'react';
 import { EditorShell } from '../../components/admin/EditorShell';
 import { Section, TextArea, TextInput, NumberInput, Toggle } from '../../components/admin/fields';
+import { RichTextField } from '../../components/admin/RichTextField';
 import { ImageField } from '../../components/admin/ImageField';
 import { ObjectListField } from '../../components/admin/ObjectListField';
 import { OrderedPickField, type PickOption } from '../../components/admin/OrderedPickField';
@@ -93,12 +94,11 @@ export default function PackageEditor({ id, version, fields: initial, services, 
               rows={3}
               hint={card.text ? `Cards show the first ${PACKAGE_TEXT_CUT} characters: “${card.text}”` : `Cards show the first ${PACKAGE_TEXT_CUT} characters.`}
             />
-            <TextArea
-              label="Description (HTML)"
+            <RichTextField
+              label="Description"
               value={fields.description}
               onValue={(v) => setField('description', v)}
               error={errors.description}
-              rows={8}
               hint="Shown on the package's page. Scripts, styles and event attributes are removed when you save."
             />
           </Section>

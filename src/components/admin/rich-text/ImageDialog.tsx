@@ -1,27 +1,26 @@
 /**
  * "Add picture" / "Edit picture": an address (one of our /media files or an https:// one) and the
- * required description (alt text); "Choose from the media library" when the page offers a picker.
+ * required description (alt text); "Choose from the media library" opens the library over it, and a
+ * picked image brings its stored alt text along.
  */
 import { useState } from 'react';
 import { checkImageAlt, checkImageSrc } from '../../../shared/rich-text';
 import { TextInput } from '../fields';
+import { MediaLibraryDialog } from '../MediaLibraryDialog';
 import { dialogButton, FormDialog } from './FormDialog';
-
-export type PickImage = () => Promise<{ src: string; alt: string } | undefined>;
 
 interface Props {
   initial: { src: string; alt: string };
   editing: boolean;
-  pickImage?: PickImage | undefined;
   onApply(image: { src: string; alt: string }): void;
   onClose(): void;
 }
 
-export function ImageDialog({ initial, editing, pickImage, onApply, onClose }: Props) {
+export function ImageDialog({ initial, editing, onApply, onClose }: Props) {
   const [src, setSrc] = useState(initial.src);
   const [alt, setAlt] = useState(initial.alt);
   const [errors, setErrors] = useState<{ src?: string; alt?: string }>({});
-  const [picking, setPicking] = useState(false);
+  const [libraryOpen, setLibraryOpen] = useState(false);
 
   const submit = () => {
     const checkedSrc = checkImageSrc(src);
@@ -34,29 +33,12 @@ export function ImageDialog({ initial, editing, pickImage, onApply, onClose }: P
     onApply({ src: checkedSrc.value, alt: checkedAlt.value });
   };
 
-  const pick = async () => {
-    if (!pickImage) return;
-    setPicking(true);
-    try {
-      const chosen = await pickImage();
-      if (chosen) {
-        setSrc(chosen.src);
-        if (chosen.alt.trim()) setAlt(chosen.alt);
-        setErrors({});
-      }
-    } finally {
-      setPicking(false);
-    }
-  };
-
   const shown = checkImageSrc(src).ok && !errors.src;
   return (
     <FormDialog title={editing ? 'Edit picture' : 'Add picture'} submitLabel={editing ? 'Update picture' : 'Add picture'} onSubmit={submit} onClose={onClose}>
-      {pickImage && (
-        <button type="button" onClick={() => void pick()} disabled={picking} className={`${dialogButton} w-full border border-slate-300 hover:bg-slate-50 disabled:opacity-60`}>
-          {picking ? 'Choosing…' : 'Choose from the media library'}
-        </button>
-      )}
+      <button type="button" onClick={() => setLibraryOpen(true)} className={`${dialogButton} w-full border border-slate-300 hover:bg-slate-50`}>
+        Choose from the media library
+      </button>
       <TextInput
         label="Picture address"
         value={src}
@@ -68,7 +50,6 @@ export function ImageDialog({ initial, editing, pickImage, onApply, onClose }: P
         hint="A /media/… file from the media library, or an https:// address."
         inputMode="url"
         autoComplete="off"
-        autoFocus={!pickImage}
         maxLength={2048}
       />
       <TextInput
@@ -85,6 +66,18 @@ export function ImageDialog({ initial, editing, pickImage, onApply, onClose }: P
       <div className="flex h-28 items-center justify-center overflow-hidden rounded-lg border border-slate-200 bg-slate-100">
         {shown ? <img src={src.trim()} alt="" className="h-full w-full object-contain" /> : <span className="text-xs text-slate-600">No picture yet</span>}
       </div>
+      {libraryOpen && (
+        <MediaLibraryDialog
+          currentUrl={src.trim()}
+          onChoose={(item) => {
+            setLibraryOpen(false);
+            setSrc(item.url);
+            if (item.alt.trim()) setAlt(item.alt);
+            setErrors({});
+          }}
+          onClose={() => setLibraryOpen(false)}
+        />
+      )}
     </FormDialog>
   );
 }
