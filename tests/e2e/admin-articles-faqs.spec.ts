@@ -8,9 +8,10 @@
  * also when a step fails (afterAll).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { DEFAULT_FAQS } from '../../src/shared/default-faqs';
 import { ADMIN_STATE, gotoHydrated, MEMBER_STATE } from './support/accounts';
+import { dragTo, moveByKeyboard } from './support/sortable';
 import { fillRichHtml } from './support/rich-text';
 import { VIEWPORTS } from './support/public-pages';
 
@@ -378,7 +379,7 @@ test.describe('FAQs', () => {
     await gotoHydrated(page, '/admin/faqs');
     const handle = page.getByRole('button', { name: `Move ${EDITED}` });
     const first = page.locator('[data-row]').first();
-    await drag(page, handle, first);
+    await dragTo(page, handle, first);
     await expect(page.locator('[data-row] a').first()).toHaveText(EDITED);
     // Saved on the server: the accordion follows, and so does the list when loaded again.
     await expect.poll(async () => (await landingFaqs())[0]).toBe(EDITED);
@@ -388,19 +389,7 @@ test.describe('FAQs', () => {
 
   test('reorder with the keyboard: Space, arrows, Space', async ({ page }) => {
     await gotoHydrated(page, '/admin/faqs');
-    const handle = page.getByRole('button', { name: `Move ${EDITED}` });
-    await handle.focus();
-    // Each step is announced to screen readers; the next key waits for it, as a listener would.
-    const said = (text: string) => expect(page.getByText(text, { exact: true })).toBeAttached();
-    await page.keyboard.press('Space');
-    // Picked up: dnd-kit at once reports the item over its own place.
-    await said(`${EDITED} moved to position 1 of 11.`);
-    await page.keyboard.press('ArrowDown');
-    await said(`${EDITED} moved to position 2 of 11.`);
-    await page.keyboard.press('ArrowDown');
-    await said(`${EDITED} moved to position 3 of 11.`);
-    await page.keyboard.press('Space');
-    await said(`${EDITED} dropped at position 3 of 11.`);
+    await moveByKeyboard(page, EDITED, 1, 3);
     await expect(page.locator('[data-row] a').nth(2)).toHaveText(EDITED);
     await expect.poll(landingFaqs).toEqual([defaults[0], defaults[1], EDITED, ...defaults.slice(2)]);
   });
@@ -429,16 +418,6 @@ test.describe('FAQs', () => {
   });
 });
 
-/** dnd-kit's pointer sensor starts after 5 px of movement: press, move in steps, release over the target. */
-async function drag(page: Page, handle: Locator, target: Locator) {
-  const from = (await handle.boundingBox())!;
-  const to = (await target.boundingBox())!;
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 - 10, { steps: 4 });
-  await page.mouse.move(from.x + from.width / 2, to.y + 4, { steps: 20 });
-  await page.mouse.up();
-}
 
 test('the article and FAQ admin pages pass axe-core at phone and desktop widths', async ({ page }) => {
   // Ten pages analysed on a shared machine: more than one step's time, no duration asserted.

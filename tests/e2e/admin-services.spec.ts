@@ -5,6 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN_STATE, gotoHydrated } from './support/accounts';
+import { dragTo } from './support/sortable';
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -90,13 +91,7 @@ test('reorder by keyboard and by mouse; the public list follows', async ({ page 
   await gotoHydrated(page, '/admin/services');
   const source = page.locator(`[data-row="${before[1]}"]`).getByRole('button', { name: /^Move / });
   const target = page.locator(`[data-row="${before[0]}"]`);
-  const from = (await source.boundingBox())!;
-  const to = (await target.boundingBox())!;
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 + 10, { steps: 3 });
-  await page.mouse.move(to.x + 20, to.y + to.height * 0.9, { steps: 12 });
-  await page.mouse.up();
+  await dragTo(page, source, target);
   await expect(page.getByText('Order saved.').last()).toBeVisible();
   await expect.poll(() => publicOrder(page)).toEqual(before);
 });
