@@ -22,14 +22,26 @@ const FAILED_MESSAGE = 'Something went wrong on the server. Please try again.';
 interface CallOptions {
   /** Keep retrying network failures and server errors for this long (0: no retry). */
   retryForMs?: number;
-  onRetry?(attempt: number, nextInMs: number): void;
+  /** Before each retry: why (no answer at all, or a server error) and when. */
+  onRetry?(attempt: number, nextInMs: number, reason: 'offline' | 'server'): void;
   /** Leading path segments of field errors to drop (an update's fields come as fields.name). */
   fieldPrefix?: string;
 }
 
 type ActionResult<T> = { data?: T; error?: unknown };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when the browser says the network is back. */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      window.removeEventListener('online', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    window.addEventListener('online', done);
+  });
+}
 
 function outcomeOfError<T>(error: unknown, fieldPrefix: string | undefined): CallOutcome<T> | 'retry' {
   if (isInputError(error)) {
@@ -70,7 +82,7 @@ export async function callAction<T>(run: () => Promise<ActionResult<unknown>>, o
     if (Date.now() + wait > deadline) {
       return result ? { ok: false, kind: 'error', message: FAILED_MESSAGE } : { ok: false, kind: 'offline', message: OFFLINE_MESSAGE };
     }
-    options.onRetry?.(attempt, wait);
-    await sleep(wait);
+    options.onRetry?.(attempt, wait, result ? 'server' : 'offline');
+    await pause(wait);
   }
 }

@@ -7,7 +7,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { $connectivity } from '../../stores/connectivity';
-import type { CallOutcome } from './call-action';
+import { OFFLINE_MESSAGE, type CallOutcome } from './call-action';
 import { toast } from './toasts';
 
 export type EditorStatus =
@@ -160,6 +160,14 @@ export function withoutErrorsAt(errors: Record<string, string>, path: string): R
   const hit = (k: string) => k === path || k.startsWith(`${path}.`);
   if (!Object.keys(errors).some(hit)) return errors;
   return Object.fromEntries(Object.entries(errors).filter(([k]) => !hit(k)));
+}
+
+/**
+ * The status while a save is retried. No answer at all: say at once that the edit is kept and will be
+ * sent, while the retries go on; a server error: say it is retried.
+ */
+export function retryStatus(reason: 'offline' | 'server'): EditorStatus {
+  return reason === 'offline' ? { kind: 'offline', message: OFFLINE_MESSAGE } : { kind: 'retrying', message: 'The server had a problem: retrying…' };
 }
 
 export const SAVED_MESSAGE = 'Saved. Visitors see the change on their next visit.';

@@ -11,6 +11,7 @@ import { callAction, IDEMPOTENT_RETRY_MS } from './call-action';
 import {
   focusFirstError,
   reportFailure,
+  retryStatus,
   SAVED_MESSAGE,
   stableJson,
   useBrowserDraft,
@@ -88,7 +89,7 @@ export function useDocumentEditor<F>({ draftKey, schema, initial, label, send, f
       const outcome = await callAction<{ version: string }>(() => send(values, version), {
         fieldPrefix,
         retryForMs: IDEMPOTENT_RETRY_MS,
-        onRetry: () => setStatus({ kind: 'retrying', message: 'The server did not answer: retrying…' }),
+        onRetry: (_attempt, _wait, reason) => setStatus(retryStatus(reason)),
       });
       saving.current = false;
       if (!outcome.ok) return reportFailure(outcome, setErrors, setStatus);

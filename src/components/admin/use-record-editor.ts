@@ -13,6 +13,7 @@ import { callAction, IDEMPOTENT_RETRY_MS, type CallOutcome } from './call-action
 import {
   focusFirstError,
   reportFailure,
+  retryStatus,
   SAVED_MESSAGE,
   stableJson as stable,
   useBrowserDraft,
@@ -93,7 +94,7 @@ export function useRecordEditor<F extends Record<string, unknown>>({ type, actio
     }
     saving.current = true;
     setStatus({ kind: 'saving' });
-    const onRetry = () => setStatus({ kind: 'retrying', message: 'The server did not answer: retrying…' });
+    const onRetry = (_attempt: number, _wait: number, reason: 'offline' | 'server') => setStatus(retryStatus(reason));
     const outcome =
       id === undefined
         ? await callAction<Written>(() => actions.create({ fields }), { fieldPrefix: 'fields' })
