@@ -17,7 +17,7 @@ export function ImageField({ label, value, onValue, error, hint }: Props) {
     <div className="grid gap-3 sm:grid-cols-[1fr_7rem] sm:items-start">
       <TextInput label={label} value={value} onValue={onValue} error={error} hint={hint ?? 'A /media/… image from the media library, or an https:// address.'} inputMode="url" />
       <div className="flex h-20 w-28 items-center justify-center overflow-hidden rounded-lg border border-slate-200 bg-slate-100 sm:mt-7">
-        {value && !error ? <img src={value} alt="" className="h-full w-full object-cover" /> : <span className="text-xs text-slate-500">No image</span>}
+        {value && !error ? <img src={value} alt="" className="h-full w-full object-cover" /> : <span className="text-xs text-slate-600">No image</span>}
       </div>
     </div>
   );

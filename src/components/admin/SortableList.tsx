@@ -16,7 +16,7 @@ import {
 } from '@dnd-kit/core';
 import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 
 export interface SortableListProps<T> {
   items: readonly T[];
@@ -42,9 +42,19 @@ export function SortableList<T>({ items, idOf, labelOf, onReorder, renderItem, l
     return item ? labelOf(item) : String(id);
   };
   const position = (id: string | number | undefined) => (id === undefined ? 0 : ids.indexOf(String(id)) + 1);
+  // dnd-kit reports the picked-up item over itself right after the pick-up: saying "moved" then would
+  // replace "Picked up …" before a screen reader reads it. Once it has left its place, every move is told.
+  const leftItsPlace = useRef(false);
   const announcements: Announcements = {
-    onDragStart: ({ active }) => `Picked up ${nameOf(active.id)}, position ${position(active.id)} of ${ids.length} ${listLabel}.`,
-    onDragOver: ({ active, over }) => (over ? `${nameOf(active.id)} moved to position ${position(over.id)} of ${ids.length}.` : `${nameOf(active.id)} is no longer over the list.`),
+    onDragStart: ({ active }) => {
+      leftItsPlace.current = false;
+      return `Picked up ${nameOf(active.id)}, position ${position(active.id)} of ${ids.length} ${listLabel}.`;
+    },
+    onDragOver: ({ active, over }) => {
+      if (over?.id === active.id && !leftItsPlace.current) return undefined;
+      leftItsPlace.current = true;
+      return over ? `${nameOf(active.id)} moved to position ${position(over.id)} of ${ids.length}.` : `${nameOf(active.id)} is no longer over the list.`;
+    },
     onDragEnd: ({ active, over }) => (over ? `${nameOf(active.id)} dropped at position ${position(over.id)} of ${ids.length}.` : `${nameOf(active.id)} dropped.`),
     onDragCancel: ({ active }) => `Moving ${nameOf(active.id)} was cancelled.`,
   };

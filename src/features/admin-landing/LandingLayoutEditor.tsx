@@ -119,9 +119,10 @@ export default function LandingLayoutEditor({ layout, version }: Props) {
                         onChange={() => toggle(block)}
                         disabled={busy}
                         className="h-5 w-5 accent-brand-600"
+                        aria-label={`Shown: ${LANDING_BLOCK_LABELS[block]}`}
                         aria-describedby={`${listId}-count`}
                       />
-                      Shown<span className="sr-only">: {LANDING_BLOCK_LABELS[block]}</span>
+                      Shown
                     </label>
                   </div>
                 );

@@ -67,7 +67,7 @@ export default function SeoEntryEditor(props: Props) {
     </>
   ) : (
     <>
-      Empty: the page’s own title, “{own.title}”. The site name follows it. <CutCounter uncut={texts.uncutTitle} max={SEO_TITLE_MAX} what="Title" />
+      Empty: the page’s own title, “{own.title}”.{path === '/' ? '' : ' The site name follows it.'} <CutCounter uncut={texts.uncutTitle} max={SEO_TITLE_MAX} what="Title" />
     </>
   );
   const descriptionHint = isDefaults ? (
