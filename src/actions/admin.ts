@@ -16,7 +16,14 @@ import {
   type WriteResult,
 } from '../server/modules/content/service';
 import { collectionOf } from '../server/modules/content/registry';
-import { saveLandingLayout, saveSeoEntry, saveSiteContent, type DocumentWriteResult } from '../server/modules/site-admin/service';
+import {
+  documentActivityEntry,
+  revertDocumentChange,
+  saveLandingLayout,
+  saveSeoEntry,
+  saveSiteContent,
+  type DocumentWriteResult,
+} from '../server/modules/site-admin/service';
 import type { ContentType } from '../server/modules/content/types';
 import { recordId } from '../shared/schemas/fields';
 import { toActionError } from './errors';
@@ -103,7 +110,12 @@ export const admin = {
   activity: {
     revert: defineAction({
       input: z.object({ id: z.uuid() }),
-      handler: ({ id }, ctx) => write(ctx, () => revertChange(ctx.locals.user?.id, id)),
+      // A site-wide document's entry (site texts, landing layout, SEO) is reverted by its own engine.
+      handler: async ({ id }, ctx) => {
+        const documentEntry = await documentActivityEntry(id);
+        if (documentEntry) return writeDocument(ctx, () => revertDocumentChange(ctx.locals.user?.id, documentEntry), []);
+        return write(ctx, () => revertChange(ctx.locals.user?.id, id));
+      },
     }),
   },
 };

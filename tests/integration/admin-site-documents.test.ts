@@ -36,16 +36,18 @@ let h: AuthHarness;
 let admin: string;
 let adminBrowser: Browser;
 let member: string;
+let memberBrowser: Browser;
 beforeEach(async () => {
   h = await createAuthHarness();
   ({ userId: admin, browser: adminBrowser } = await h.signUpVerified({ email: 'owner@example.com' }));
-  member = (await h.signUpVerified({ email: 'member@example.com' })).userId;
+  ({ userId: member, browser: memberBrowser } = await h.signUpVerified({ email: 'member@example.com' }));
 });
 afterEach(() => h.close());
 
 const defaults = () => siteContentSchema.parse({});
 const failure = (code: string) => expect.objectContaining({ code });
 const activities = () => h.handle.db.select().from(activityLog).orderBy(activityLog.at);
+const lastEntry = async () => (await activities()).at(-1)!;
 const configRow = async (key: string) => (await h.handle.db.select().from(appConfig).where(eq(appConfig.key, key)))[0];
 const seoRow = async (path: string) => (await h.handle.db.select().from(seoPages).where(eq(seoPages.path, path)))[0];
 const KB100 = 'x'.repeat(100_000);
@@ -246,7 +248,6 @@ describe('SEO entries', () => {
 });
 
 describe('revertDocumentChange', () => {
-  const lastEntry = async () => (await activities()).at(-1)!;
 
   it('restores the site texts before a save, records the revert, and refuses when the texts changed since', async () => {
     const a = await saveSiteContent(admin, { version: '', content: { ...defaults(), siteName: 'First' } });
@@ -308,6 +309,20 @@ describe('through the Actions', () => {
     await call(server.admin.landing.save, { version: '', layout: { order: [...LANDING_BLOCKS].reverse(), hidden: [] } }, adminBrowser, invalidate);
     await call(server.admin.seo.save, { path: '/', version: '', fields: { ...EMPTY_SEO_ENTRY, title: 'Home' } }, adminBrowser, invalidate);
     expect(invalidate.mock.calls.map(([o]) => o.tags)).toEqual([['site'], ['landing'], ['seo']]);
+  });
+
+  it('the activity log’s Revert Action puts a document back and drops its pages; a member is refused, nothing changed', async () => {
+    const order = [...LANDING_BLOCKS].reverse();
+    await call(server.admin.landing.save, { version: '', layout: { order, hidden: ['faqs'] } }, adminBrowser);
+    const entry = await lastEntry();
+    await expect(call(server.admin.activity.revert, { id: entry.id }, memberBrowser)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(await getLandingBlocks()).toEqual(order.filter((b) => b !== 'faqs'));
+
+    const invalidate = vi.fn();
+    expect(await call(server.admin.activity.revert, { id: entry.id }, adminBrowser, invalidate)).toMatchObject({ id: 'landingPage', version: '' });
+    expect(invalidate.mock.calls.map(([o]) => o.tags)).toEqual([['landing']]);
+    expect(await getLandingBlocks()).toEqual([...LANDING_BLOCKS]);
+    expect(await lastEntry()).toMatchObject({ action: 'revert', entityType: 'landing', revertOf: entry.id });
   });
 
   it('answers field errors by path in the shape forms read, and refuses a visitor', async () => {

@@ -13,7 +13,7 @@ import { SEO_EDITABLE_PAGES } from '../../../shared/page-seo';
 import { EMPTY_SEO_ENTRY, type SeoEntry } from '../../../shared/seo';
 import { isDocumentType } from '../../../shared/site-documents';
 import { resolveSiteContent, type SiteContent } from '../../../shared/site-content';
-import { insertActivity, type ActivityRow } from '../activity/repository';
+import { findActivity, insertActivity, type ActivityRow } from '../activity/repository';
 import { latestChangeOf } from '../activity/service';
 import { ContentError } from '../content/errors';
 import { LANDING_CONFIG_KEY, SITE_CONTENT_KEY } from '../site/service';
@@ -127,6 +127,17 @@ export async function revertDocumentChange(actorId: string | undefined, entry: E
     });
     return { id, version: restored === null ? '' : at.toISOString(), tags: kind.tags };
   });
+}
+
+/**
+ * The activity entry `id` when it records a change of one of these documents, for the activity log's
+ * Revert Action to route here (content records go to the content engine's revert). Read outside the
+ * revert's transaction: revertDocumentChange checks the acting admin and, under lock, that the document
+ * is still what the entry left.
+ */
+export async function documentActivityEntry(id: string): Promise<Entry | undefined> {
+  const entry = await findActivity(id);
+  return entry && isDocumentType(entry.entityType) ? entry : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------
