@@ -17,6 +17,14 @@ import {
 } from '../server/modules/content/service';
 import { collectionOf } from '../server/modules/content/registry';
 import { restoreDefaultFaqs } from '../server/modules/faqs/service';
+import {
+  documentActivityEntry,
+  revertDocumentChange,
+  saveLandingLayout,
+  saveSeoEntry,
+  saveSiteContent,
+  type DocumentWriteResult,
+} from '../server/modules/site-admin/service';
 import type { ContentType } from '../server/modules/content/types';
 import { POLICY_KINDS, savePolicy } from '../server/modules/policies/service';
 import { previewHtml } from '../server/modules/rich-text/service';
@@ -36,6 +44,21 @@ async function write(ctx: ActionAPIContext, work: () => Promise<WriteResult>, fi
     return toActionError(err, fieldPathPrefix);
   }
 }
+
+/** A save of a site-wide document; the editor gets the new version to send with its next save. */
+async function writeDocument(ctx: ActionAPIContext, work: () => Promise<DocumentWriteResult>, fieldPathPrefix: readonly string[]) {
+  try {
+    const result = await work();
+    if (result.tags.length) await invalidateTags(ctx, result.tags as CacheTag[]);
+    return { id: result.id, version: result.version };
+  } catch (err) {
+    return toActionError(err, fieldPathPrefix);
+  }
+}
+
+/** Documents arrive as plain objects; the service validates them with the shared schema (messages by field path). */
+const documentInput = z.record(z.string(), z.unknown());
+const version = z.string().max(40);
 
 /** create, update, duplicate, remove and reorder for one content type. */
 function contentActions(type: ContentType) {
@@ -109,10 +132,36 @@ export const admin = {
       handler: (_input, ctx) => write(ctx, () => restoreDefaultFaqs(ctx.locals.user?.id)),
     }),
   },
+  /** The site texts (hero, what we build, testimonials, CTAs, footer, booking URL, currency, business). */
+  site: {
+    save: defineAction({
+      input: z.object({ version, content: documentInput }),
+      handler: (input, ctx) => writeDocument(ctx, () => saveSiteContent(ctx.locals.user?.id, input), ['content']),
+    }),
+  },
+  /** The landing page's block order and hidden blocks. */
+  landing: {
+    save: defineAction({
+      input: z.object({ version, layout: documentInput }),
+      handler: (input, ctx) => writeDocument(ctx, () => saveLandingLayout(ctx.locals.user?.id, input), ['layout']),
+    }),
+  },
+  /** One public page's SEO entry, or the site defaults. */
+  seo: {
+    save: defineAction({
+      input: z.object({ path: z.string().max(300), version, fields: documentInput }),
+      handler: (input, ctx) => writeDocument(ctx, () => saveSeoEntry(ctx.locals.user?.id, input), ['fields']),
+    }),
+  },
   activity: {
     revert: defineAction({
       input: z.object({ id: z.uuid() }),
-      handler: ({ id }, ctx) => write(ctx, () => revertChange(ctx.locals.user?.id, id)),
+      // A site-wide document's entry (site texts, landing layout, SEO) is reverted by its own engine.
+      handler: async ({ id }, ctx) => {
+        const documentEntry = await documentActivityEntry(id);
+        if (documentEntry) return writeDocument(ctx, () => revertDocumentChange(ctx.locals.user?.id, documentEntry), []);
+        return write(ctx, () => revertChange(ctx.locals.user?.id, id));
+      },
     }),
   },
 };

@@ -7,6 +7,7 @@
 import { describeIssue, z } from './zod';
 import { articleFields, demoFields, faqFields, packageFields, serviceFields } from './schemas/catalog';
 import { imageUrl, LIMITS, MEDIA_ID_PATTERN, order, recordId, requiredText, text } from './schemas/fields';
+import { SEO_LIMITS, seoUrl } from './seo';
 import { siteContentSchema } from './site-content';
 
 export const CONTENT_FORMAT = 'agency-site-content';
@@ -131,17 +132,14 @@ export const seoRecordSchema = z.strictObject({
     .string()
     .max(300)
     .regex(/^\/[^\s?#]*$/, 'must be a site path starting with "/" (no spaces, query or fragment)'),
-  title: text(200).default(''),
-  description: text(1000).default(''),
-  keywords: text(500).default(''),
+  title: text(SEO_LIMITS.title).default(''),
+  description: text(SEO_LIMITS.description).default(''),
+  keywords: text(SEO_LIMITS.keywords).default(''),
   image: imageUrl.default(''),
-  url: z
-    .string()
-    .max(2048)
-    .refine((u) => u === '' || /^(https?:\/\/|\/)/i.test(u), 'must be empty, a site path or an http(s) URL')
-    .default(''),
+  url: seoUrl.default(''),
+  // Wider than the admin's choice (website, article): a file may carry other Open Graph types.
   type: text(40).default('website'),
-  author: text(120).default(''),
+  author: text(SEO_LIMITS.author).default(''),
   publishedTime: timestamp.nullable().default(null),
   modifiedTime: timestamp.nullable().default(null),
 });

@@ -1,4 +1,11 @@
+/**
+ * The rules a page's <head> title and description follow (seed section 5: titles cut to 60, descriptions
+ * to 160), shared by the server that renders the head and the admin's search-result preview, so the
+ * preview is exactly what the head will carry. Also the admin's SEO entry: one schema for form and Action.
+ */
 import { SEO_DESCRIPTION_MAX, SEO_TITLE_MAX } from './constants';
+import { imageUrl, text } from './schemas/fields';
+import { z } from './zod';
 
 /** Cut to `max` characters; when longer, the first `max - 3` plus "..." (seed: 60 → 57 + "..."). */
 function cutForSnippet(text: string, max: number): string {
@@ -9,3 +16,125 @@ function cutForSnippet(text: string, max: number): string {
 
 export const cutSeoTitle = (title: string) => cutForSnippet(title, SEO_TITLE_MAX);
 export const cutSeoDescription = (description: string) => cutForSnippet(description, SEO_DESCRIPTION_MAX);
+
+/** The trimmed text, or undefined when there is none (an empty stored field means "not set"). */
+export const nonEmpty = (v: string | null | undefined) => (v && v.trim() ? v.trim() : undefined);
+
+/** "{title} | {siteName}", except on the home page and when the title already names the site. */
+export function fullTitle(title: string, siteName: string, path: string): string {
+  const t = title.trim();
+  if (!t) return siteName;
+  if (path === '/' || t.toLowerCase().includes(siteName.toLowerCase())) return t;
+  return `${t} | ${siteName}`;
+}
+
+/** An absolute http(s) URL on our origin or elsewhere; anything else (javascript:, data:, junk) is dropped. */
+export function absoluteUrl(siteUrl: string, value: string | undefined): string | undefined {
+  const v = value?.trim();
+  if (!v) return undefined;
+  try {
+    const url = new URL(v, `${siteUrl}/`);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function canonicalUrl(siteUrl: string, path: string): string {
+  return `${siteUrl}${canonicalPath(path)}`;
+}
+
+/** The page's canonical address: the stored URL when it is a usable one, else the site URL and the path. */
+export function canonicalFor(siteUrl: string, path: string, storedUrl: string | null | undefined): string {
+  return absoluteUrl(siteUrl, nonEmpty(storedUrl)) ?? canonicalUrl(siteUrl, path);
+}
+
+/** The key stored metadata is saved under: the path without query, fragment or trailing slash. */
+export function canonicalPath(path: string): string {
+  const clean = path.split(/[?#]/)[0] || '/';
+  return clean === '/' ? '/' : clean.replace(/\/+$/, '') || '/';
+}
+
+export interface HeadTextSources {
+  /** The page's path ("/services"). */
+  path: string;
+  /** What an admin stored for the path. */
+  stored?: { title?: string | null; description?: string | null } | undefined;
+  /** What the page says about itself. */
+  own: { title: string; description?: string | undefined };
+  /** The site defaults entry: its title is the name written after page titles. */
+  defaults?: { title?: string | null; description?: string | null } | undefined;
+  site: { siteName: string; tagline: string };
+}
+
+export interface HeadTexts {
+  /** The <title>, cut. */
+  title: string;
+  /** The meta description, cut. */
+  description: string;
+  /** The page's title before the site name and the cut (structured data carries it). */
+  pageTitle: string;
+  /** "{title} | {site}" before the cut: what the 60-character counter counts. */
+  uncutTitle: string;
+  uncutDescription: string;
+}
+
+/**
+ * Title and description as the head renders them. Each field: the stored value, else the page's own,
+ * else (description) the site default, else the tagline.
+ */
+export function headTexts({ path, stored, own, defaults, site }: HeadTextSources): HeadTexts {
+  const pageTitle = nonEmpty(stored?.title) ?? own.title;
+  const description = nonEmpty(stored?.description) ?? nonEmpty(own.description) ?? nonEmpty(defaults?.description) ?? site.tagline;
+  const uncutTitle = fullTitle(pageTitle, nonEmpty(defaults?.title) ?? site.siteName, path);
+  return { title: cutSeoTitle(uncutTitle), description: cutSeoDescription(description), pageTitle, uncutTitle, uncutDescription: description };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The SEO entry an admin edits (seed section 3: title, description, keywords, image, url, type, author,
+// publishedTime, modifiedTime). Stored longer than the cuts: the head cuts, the admin sees where.
+
+export const SEO_LIMITS = { title: 200, description: 1000, keywords: 500, author: 120, url: 2048 } as const;
+
+export const SEO_TYPES = ['website', 'article'] as const;
+export type SeoType = (typeof SEO_TYPES)[number];
+
+/** The canonical URL override: empty (the page's own address), a site path, or an http(s) URL. */
+export const seoUrl = z
+  .string()
+  .max(SEO_LIMITS.url)
+  .refine((u) => u === '' || /^(https?:\/\/[^\s/]+[^\s]*|\/[^\s]*)$/i.test(u), 'must be empty, a site path or an http(s) URL');
+
+const isoInstant = z.iso.datetime({ offset: true });
+
+/** A date-time as the form sends it: an ISO 8601 instant with its zone, or empty for none. */
+const instantOrEmpty = z
+  .string()
+  .max(40)
+  .refine((v) => v === '' || isoInstant.safeParse(v).success, 'must be a date and time, or empty');
+
+export const seoEntrySchema = z.strictObject({
+  title: text(SEO_LIMITS.title),
+  description: text(SEO_LIMITS.description),
+  keywords: text(SEO_LIMITS.keywords),
+  image: imageUrl,
+  url: seoUrl,
+  type: z.enum(SEO_TYPES, { error: 'must be “website” or “article”' }),
+  author: text(SEO_LIMITS.author),
+  publishedTime: instantOrEmpty,
+  modifiedTime: instantOrEmpty,
+});
+
+export type SeoEntry = z.infer<typeof seoEntrySchema>;
+
+export const EMPTY_SEO_ENTRY: SeoEntry = {
+  title: '',
+  description: '',
+  keywords: '',
+  image: '',
+  url: '',
+  type: 'website',
+  author: '',
+  publishedTime: '',
+  modifiedTime: '',
+};

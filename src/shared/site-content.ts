@@ -5,6 +5,9 @@
  */
 import { z } from './zod';
 
+/** A link visitors follow: a full http(s) address. */
+const webAddress = () => z.url({ protocol: /^https?$/, error: 'must be a full web address starting with https://' });
+
 const offering = z.object({ title: z.string().min(1).max(80), text: z.string().min(1).max(300) });
 const testimonial = z.object({
   quote: z.string().min(1).max(600),
@@ -19,7 +22,7 @@ export const siteContentSchema = z.object({
     .string()
     .regex(/^[A-Z]{3}$/, 'must be a three-letter currency code such as USD')
     .default('USD'),
-  bookingUrl: z.url({ protocol: /^https?$/ }).default('https://cal.com/autoflow-agency/intro-call'),
+  bookingUrl: webAddress().default('https://cal.com/autoflow-agency/intro-call'),
   hero: z
     .object({
       headline: z.string().min(1).max(120).default('We automate your'),
@@ -128,9 +131,9 @@ export const siteContentSchema = z.object({
     .prefault({}),
   footer: z
     .object({
-      contactEmail: z.email().default('hello@autoflow.agency'),
+      contactEmail: z.email({ error: 'must be an email address such as hello@example.com' }).default('hello@autoflow.agency'),
       socialLabel: z.string().min(1).max(40).default('LinkedIn'),
-      socialUrl: z.url({ protocol: /^https?$/ }).default('https://www.linkedin.com/company/autoflow-agency'),
+      socialUrl: webAddress().default('https://www.linkedin.com/company/autoflow-agency'),
     })
     .prefault({}),
   business: z

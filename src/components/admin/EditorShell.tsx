@@ -1,21 +1,40 @@
 /**
- * The frame of every admin editor: a sticky bar with the save state and the record's actions (save,
- * duplicate, delete with confirmation, view on the site), the banners that must not be missed (someone
- * else saved, offline, a draft from an earlier visit), and the form itself.
+ * The frame of every admin editor (a content record's, or a site-wide document's): a sticky bar with the
+ * save state and the actions (save, and for records duplicate, delete with confirmation; view on the
+ * site), the banners that must not be missed (someone else saved, offline, a draft from an earlier
+ * visit), and the form itself.
  */
 import type { ReactNode, SubmitEvent } from 'react';
 import { Alert } from '../forms/field';
 import { useConfirm } from './ConfirmDialog';
-import type { RecordEditor } from './use-record-editor';
+import type { DraftOffer, EditorStatus } from './editor-core';
+
+/** What the frame needs from an editor (useRecordEditor's and useDocumentEditor's results both fit). */
+export interface ShellEditor {
+  status: EditorStatus;
+  dirty: boolean;
+  /** The edited thing's name for buttons and messages ("service", "site texts"). */
+  label: string;
+  /** A record not created yet: the button creates it. Documents always exist. */
+  isNew: boolean;
+  save(): Promise<void> | void;
+  draft?: DraftOffer | undefined;
+  /** Records only: their saved id and the actions on them. */
+  id?: string | undefined;
+  duplicate?(): Promise<void>;
+  remove?(): Promise<void>;
+}
 
 interface Props {
-  editor: RecordEditor<Record<string, unknown>>;
-  /** The public page of the saved record, when it has one. */
+  editor: ShellEditor;
+  /** The public page of the saved record or document, when it has one. */
   viewHref?: string | undefined;
   /** What deleting removes from the site, for the confirmation. */
   deleteNote?: ReactNode;
   /** One document of the site (a policy page): saved, never duplicated or deleted. */
   singleDocument?: boolean;
+  /** More buttons for the bar (before Save). */
+  barActions?: ReactNode;
   children: ReactNode;
 }
 
@@ -27,10 +46,10 @@ function stateText(editor: Props['editor']): string {
   if (status.kind === 'retrying') return status.message;
   if (dirty) return 'Unsaved changes';
   if (status.kind === 'saved') return 'All changes saved';
-  return editor.id === undefined ? 'Not saved yet' : 'No changes';
+  return editor.isNew ? 'Not saved yet' : 'No changes';
 }
 
-export function EditorShell({ editor, viewHref, deleteNote, singleDocument = false, children }: Props) {
+export function EditorShell({ editor, viewHref, deleteNote, singleDocument = false, barActions, children }: Props) {
   const [confirm, dialog] = useConfirm();
   const { status } = editor;
   const busy = status.kind === 'saving' || status.kind === 'retrying';
@@ -42,25 +61,25 @@ export function EditorShell({ editor, viewHref, deleteNote, singleDocument = fal
 
   return (
     <form onSubmit={onSubmit} noValidate data-editor className="space-y-4">
-      <div className="sticky top-14 z-20 -mx-4 flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-50/95 px-4 py-2 backdrop-blur lg:top-14 lg:-mx-8 lg:px-8">
+      <div className="sticky top-[calc(6.25rem+2px)] z-20 -mx-4 flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-50/95 px-4 py-2 backdrop-blur lg:top-14 lg:-mx-8 lg:px-8">
         <p className="mr-auto text-sm text-slate-600" aria-live="polite" data-save-state>
           {stateText(editor)}
         </p>
-        {viewHref && editor.id !== undefined && (
+        {viewHref && !editor.isNew && (
           <a href={viewHref} target="_blank" rel="noopener" className={`${button} text-slate-700 hover:bg-slate-200/60`}>
             View on site<span className="sr-only"> (opens in a new tab)</span>
           </a>
         )}
-        {editor.id !== undefined && !singleDocument && (
+        {!editor.isNew && !singleDocument && editor.duplicate && editor.remove && (
           <>
-            <button type="button" onClick={() => void editor.duplicate()} disabled={busy} className={`${button} border border-slate-300 bg-white text-ink hover:bg-slate-50`}>
+            <button type="button" onClick={() => void editor.duplicate?.()} disabled={busy} className={`${button} border border-slate-300 bg-white text-ink hover:bg-slate-50`}>
               Duplicate
             </button>
             <button
               type="button"
               disabled={busy}
               onClick={async () => {
-                if (await confirm(`Delete this ${editor.label}?`, deleteNote ?? `It disappears from the site at once. You can restore it from the activity log.`)) void editor.remove();
+                if (await confirm(`Delete this ${editor.label}?`, deleteNote ?? `It disappears from the site at once. You can restore it from the activity log.`)) void editor.remove?.();
               }}
               className={`${button} border border-red-200 bg-white text-red-700 hover:bg-red-50`}
             >
@@ -68,8 +87,9 @@ export function EditorShell({ editor, viewHref, deleteNote, singleDocument = fal
             </button>
           </>
         )}
-        <button type="submit" disabled={busy || (!editor.dirty && editor.id !== undefined)} className={`${button} bg-brand-600 text-white hover:bg-brand-700 disabled:bg-slate-400`}>
-          {editor.id === undefined ? `Create ${editor.label}` : 'Save'}
+        {barActions}
+        <button type="submit" disabled={busy || (!editor.dirty && !editor.isNew)} className={`${button} bg-brand-600 text-white hover:bg-brand-700 disabled:bg-slate-400`}>
+          {editor.isNew ? `Create ${editor.label}` : 'Save'}
           <kbd className="ml-2 hidden rounded border border-white/50 px-1.5 text-xs font-normal lg:inline">Ctrl S</kbd>
         </button>
       </div>
@@ -78,7 +98,7 @@ export function EditorShell({ editor, viewHref, deleteNote, singleDocument = fal
         <Alert tone="info" testId="draft-offer">
           <p>
             You have changes from {new Date(editor.draft.at).toLocaleString()} that were not saved
-            {editor.draft.stale ? ', and this record was saved again since: check before you save' : ''}.
+            {editor.draft.stale ? `, and this ${editor.label} was saved again since: check before you save` : ''}.
           </p>
           <div className="mt-2 flex gap-2">
             <button type="button" onClick={editor.draft.restore} className="font-semibold underline">

@@ -42,18 +42,17 @@ export function SortableList<T>({ items, idOf, labelOf, onReorder, renderItem, l
     return item ? labelOf(item) : String(id);
   };
   const position = (id: string | number | undefined) => (id === undefined ? 0 : ids.indexOf(String(id)) + 1);
-  // dnd-kit reports the item as over itself the moment it is picked up; announcing that would replace
-  // "Picked up …" before a screen reader has read it. Later returns to the start are announced.
-  const justPickedUp = useRef(false);
+  // dnd-kit reports the picked-up item over itself right after the pick-up: saying "moved" then would
+  // replace "Picked up …" before a screen reader reads it. Once it has left its place, every move is told.
+  const leftItsPlace = useRef(false);
   const announcements: Announcements = {
     onDragStart: ({ active }) => {
-      justPickedUp.current = true;
+      leftItsPlace.current = false;
       return `Picked up ${nameOf(active.id)}, position ${position(active.id)} of ${ids.length} ${listLabel}.`;
     },
     onDragOver: ({ active, over }) => {
-      const stillAtStart = justPickedUp.current && over?.id === active.id;
-      justPickedUp.current = false;
-      if (stillAtStart) return undefined;
+      if (over?.id === active.id && !leftItsPlace.current) return undefined;
+      leftItsPlace.current = true;
       return over ? `${nameOf(active.id)} moved to position ${position(over.id)} of ${ids.length}.` : `${nameOf(active.id)} is no longer over the list.`;
     },
     onDragEnd: ({ active, over }) => (over ? `${nameOf(active.id)} dropped at position ${position(over.id)} of ${ids.length}.` : `${nameOf(active.id)} dropped.`),

@@ -95,3 +95,68 @@ export function Section({ title, description, children }: { title: string; descr
     </section>
   );
 }
+
+/** One choice of a few (a native select: keyboard and screen readers know it). */
+export function SelectInput<V extends string>({
+  label,
+  error,
+  hint,
+  className,
+  value,
+  onValue,
+  options,
+}: Common & { value: V; onValue(v: V): void; options: readonly { value: V; label: string }[] }) {
+  return (
+    <FieldFrame
+      label={label}
+      error={error}
+      hint={hint}
+      className={className}
+      input={(a11y) => (
+        <select {...a11y} value={value} onChange={(e) => onValue(e.target.value as V)} className={`${textInputClass} pr-8`}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
+  );
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** An ISO instant as the browser's local date-time field shows it ("2025-03-14T09:30"). */
+export function toLocalDateTime(iso: string): string {
+  const d = new Date(iso);
+  if (!iso || Number.isNaN(d.getTime())) return '';
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/**
+ * A date and time in the admin's own time zone; the value handed on is the ISO instant (UTC), or '' when
+ * cleared, so what is stored does not depend on where the admin sits.
+ */
+export function DateTimeInput({ label, error, hint, className, value, onValue }: Common & { value: string; onValue(v: string): void }) {
+  return (
+    <FieldFrame
+      label={label}
+      error={error}
+      hint={hint}
+      className={className}
+      input={(a11y) => (
+        <input
+          {...a11y}
+          type="datetime-local"
+          value={toLocalDateTime(value)}
+          onChange={(e) => {
+            const d = new Date(e.target.value);
+            onValue(e.target.value && !Number.isNaN(d.getTime()) ? d.toISOString() : '');
+          }}
+          className={textInputClass}
+        />
+      )}
+    />
+  );
+}

@@ -1,17 +1,32 @@
 /**
- * Everything an admin editor does besides laying out its fields, once for every content type: the values
- * and which of them changed, validation with the type's shared schema, save (Ctrl/Cmd+S too) with retries,
- * "saved by someone else" kept visible with the edits intact, duplicate and delete, a warning before
- * leaving with unsaved changes, and a draft in this browser so an edit made offline (or a closed tab) is
- * not lost.
+ * Everything an admin editor of a content record does besides laying out its fields, once for every
+ * content type: the values and which of them changed, validation with the type's shared schema, create or
+ * save (Ctrl/Cmd+S too) with retries, "saved by someone else" kept visible with the edits intact,
+ * duplicate and delete, a warning before leaving with unsaved changes, and a draft in this browser so an
+ * edit made offline (or a closed tab) is not lost. The behaviours shared with the site-wide documents'
+ * editors (use-document-editor.ts) live in editor-core.ts.
  */
-import { useStore } from '@nanostores/react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { fieldErrorsByPath } from '../../shared/schemas/catalog';
 import type { z } from '../../shared/zod';
-import { $connectivity } from '../../stores/connectivity';
-import { callAction, IDEMPOTENT_RETRY_MS, OFFLINE_MESSAGE, type CallOutcome } from './call-action';
+import { callAction, IDEMPOTENT_RETRY_MS, type CallOutcome } from './call-action';
+import {
+  focusFirstError,
+  reportFailure,
+  retryStatus,
+  SAVED_MESSAGE,
+  stableJson as stable,
+  useBrowserDraft,
+  useResendWhenOnline,
+  useSaveShortcut,
+  useUnsavedWarning,
+  withoutErrorsAt,
+  writeDraft,
+  type EditorStatus,
+} from './editor-core';
 import { toast } from './toasts';
+
+export type { EditorStatus } from './editor-core';
 
 type Result = Promise<{ data?: unknown; error?: unknown }>;
 
@@ -22,11 +37,6 @@ export interface RecordActions {
   duplicate(input: { id: string }): Result;
   remove(input: { id: string }): Result;
 }
-
-export type EditorStatus =
-  | { kind: 'idle' | 'saving' | 'saved' }
-  | { kind: 'retrying'; message: string }
-  | { kind: 'invalid' | 'conflict' | 'offline' | 'error' | 'gone'; message: string };
 
 interface Written {
   id: string;
@@ -44,36 +54,6 @@ export interface EditorOptions<F extends Record<string, unknown>> {
   label: string;
 }
 
-interface Draft<F> {
-  fields: F;
-  version: string | undefined;
-  at: string;
-}
-
-const stable = (v: unknown) => JSON.stringify(v);
-
-function readDraft<F>(key: string): Draft<F> | undefined {
-  try {
-    const raw = localStorage.getItem(key);
-    return raw ? (JSON.parse(raw) as Draft<F>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function writeDraft(key: string, draft: Draft<unknown> | undefined) {
-  try {
-    if (draft) localStorage.setItem(key, JSON.stringify(draft));
-    else localStorage.removeItem(key);
-  } catch {
-    // Storage full or disabled: the edit still lives in the page.
-  }
-}
-
-function focusFirstError() {
-  requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-editor] [aria-invalid="true"]')?.focus());
-}
-
 export function useRecordEditor<F extends Record<string, unknown>>({ type, actions, schema, adminPath, initial, label }: EditorOptions<F>) {
   const [fields, setFields] = useState<F>(initial.fields);
   const [id, setId] = useState(initial.id);
@@ -82,47 +62,18 @@ export function useRecordEditor<F extends Record<string, unknown>>({ type, actio
   const [saved, setSaved] = useState(() => stable(initial.fields));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<EditorStatus>({ kind: 'idle' });
-  const [offerDraft, setOfferDraft] = useState<Draft<F>>();
-  const draftKey = `agency-admin-draft:${type}:${initial.id ?? 'new'}`;
-  const connectivity = useStore($connectivity);
+  const draftKey = `${type}:${initial.id ?? 'new'}`;
   const saving = useRef(false);
   /** Set when the editor itself navigates away (after create, duplicate, delete): no unsaved-changes prompt. */
   const leaving = useRef(false);
 
   const dirty = stable(fields) !== saved || (id !== undefined && newId.trim() !== id);
-
-  // A draft left by an earlier visit (closed tab, offline save): offer it back.
-  useEffect(() => {
-    const draft = readDraft<F>(draftKey);
-    if (draft && stable(draft.fields) !== stable(initial.fields)) setOfferDraft(draft);
-    else if (draft) writeDraft(draftKey, undefined);
-  }, [draftKey, initial.fields]);
-
-  // Keep the unsaved edit in this browser while it is unsaved.
-  useEffect(() => {
-    if (offerDraft) return;
-    const timer = setTimeout(() => writeDraft(draftKey, dirty ? { fields, version, at: new Date().toISOString() } : undefined), 400);
-    return () => clearTimeout(timer);
-  }, [draftKey, dirty, fields, version, offerDraft]);
-
-  // Leaving with unsaved changes asks first (links, reload, closing the tab).
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => {
-      if (leaving.current) return;
-      e.preventDefault();
-      e.returnValue = '';
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  const draft = useBrowserDraft({ key: draftKey, fields, version, dirty, initial, restore: setFields });
+  useUnsavedWarning(dirty, leaving);
 
   const setField = useCallback(<K extends keyof F>(name: K, value: F[K]) => {
     setFields((f) => ({ ...f, [name]: value }));
-    setErrors((e) => {
-      if (!Object.keys(e).some((k) => k === name || k.startsWith(`${String(name)}.`))) return e;
-      return Object.fromEntries(Object.entries(e).filter(([k]) => k !== name && !k.startsWith(`${String(name)}.`)));
-    });
+    setErrors((e) => withoutErrorsAt(e, String(name)));
   }, []);
 
   const leaveTo = (url: string) => {
@@ -134,16 +85,7 @@ export function useRecordEditor<F extends Record<string, unknown>>({ type, actio
     setTimeout(() => window.location.assign(url), 0);
   };
 
-  function show(outcome: Exclude<CallOutcome<unknown>, { ok: true }>) {
-    if (outcome.kind === 'invalid') {
-      setErrors(outcome.fieldErrors);
-      setStatus({ kind: 'invalid', message: outcome.message });
-      focusFirstError();
-    } else if (outcome.kind === 'not-found') setStatus({ kind: 'gone', message: outcome.message });
-    else if (outcome.kind === 'forbidden') setStatus({ kind: 'error', message: outcome.message });
-    else setStatus({ kind: outcome.kind, message: outcome.message });
-    if (outcome.kind !== 'offline') toast('error', outcome.message);
-  }
+  const show = (outcome: Exclude<CallOutcome<unknown>, { ok: true }>) => reportFailure(outcome, setErrors, setStatus);
 
   const save = useCallback(async () => {
     if (saving.current) return;
@@ -156,9 +98,7 @@ export function useRecordEditor<F extends Record<string, unknown>>({ type, actio
     }
     saving.current = true;
     setStatus({ kind: 'saving' });
-    // No answer at all: say at once that the edit is kept and will be sent, while the retries go on.
-    const onRetry = (_attempt: number, _wait: number, reason: 'offline' | 'server') =>
-      setStatus(reason === 'offline' ? { kind: 'offline', message: OFFLINE_MESSAGE } : { kind: 'retrying', message: 'The server had a problem: retrying…' });
+    const onRetry = (_attempt: number, _wait: number, reason: 'offline' | 'server') => setStatus(retryStatus(reason));
     const outcome =
       id === undefined
         ? await callAction<Written>(() => actions.create({ fields }), { fieldPrefix: 'fields' })
@@ -180,25 +120,11 @@ export function useRecordEditor<F extends Record<string, unknown>>({ type, actio
       history.replaceState(history.state, '', `${adminPath}/${encodeURIComponent(outcome.data.id)}`);
     }
     setStatus({ kind: 'saved' });
-    toast('success', `Saved. Visitors see the change on their next visit.`);
+    toast('success', SAVED_MESSAGE);
   }, [actions, adminPath, draftKey, fields, id, newId, schema, version]);
 
-  // Ctrl/Cmd+S saves.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-        e.preventDefault();
-        void save();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [save]);
-
-  // Back online after an offline save: send it.
-  useEffect(() => {
-    if (status.kind === 'offline' && connectivity === 'online') void save();
-  }, [connectivity, status.kind, save]);
+  useSaveShortcut(save);
+  useResendWhenOnline(status, save);
 
   const actionsForRecord = useMemo(
     () => ({
@@ -231,19 +157,9 @@ export function useRecordEditor<F extends Record<string, unknown>>({ type, actio
     save,
     ...actionsForRecord,
     label,
-    draft: offerDraft && {
-      at: offerDraft.at,
-      /** The record was saved again since the draft was made. */
-      stale: offerDraft.version !== initial.version,
-      restore() {
-        setFields(offerDraft.fields);
-        setOfferDraft(undefined);
-      },
-      discard() {
-        writeDraft(draftKey, undefined);
-        setOfferDraft(undefined);
-      },
-    },
+    draft,
+    /** Not created yet: the save button creates it. */
+    isNew: id === undefined,
   };
 }
 

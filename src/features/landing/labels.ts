@@ -1,5 +1,5 @@
 /** Texts the landing page derives from its data (pure, unit-tested). */
-import { LANDING_PREVIEW_COUNT, SEO_TITLE_MAX } from '../../shared/constants';
+import { LANDING_PREVIEW_COUNT } from '../../shared/constants';
 
 const VIEW_ALL = {
   services: { href: '/services', noun: 'Services' },
@@ -23,14 +23,5 @@ export function listSentence(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
-/**
- * The landing page's <title>: the site name with its tagline when that fits the 60-character SEO cut,
- * else with the hero's first sentence, else the name alone — a title is never shown cut mid-word.
- */
-export function landingTitle(site: { siteName: string; tagline: string; hero: { headline: string; rotatingPhrases: string[] } }): string {
-  const candidates = [
-    site.tagline && `${site.siteName} | ${site.tagline}`,
-    `${site.siteName} | ${site.hero.headline} ${site.hero.rotatingPhrases[0] ?? ''}`.trim(),
-  ];
-  return candidates.find((t) => t && Array.from(t).length <= SEO_TITLE_MAX) || site.siteName;
-}
+/** The landing page's <title> is one of the page texts /admin/seo previews: defined with them. */
+export { landingTitle } from '../../shared/page-seo';

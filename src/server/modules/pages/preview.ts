@@ -5,6 +5,9 @@
  * else gets exactly what a visitor gets without the parameter: the 404 page.
  */
 import type { AstroGlobal } from 'astro';
+import { HEADER_ONLY_CSP } from '../../security-headers';
+
+type CspDirective = Parameters<NonNullable<AstroGlobal['csp']>['insertDirective']>[0];
 
 export const PREVIEW_PARAM = 'preview';
 
@@ -18,4 +21,16 @@ export function isAdminPreview(astro: AstroGlobal): boolean {
 export function markPreviewPrivate(astro: AstroGlobal) {
   astro.response.headers.set('Cache-Control', 'private, no-store');
   astro.response.headers.set('X-Robots-Tag', 'noindex, nofollow');
+}
+
+/**
+ * Lets the site's own admin pages show this private preview in a frame (the landing page editor's live
+ * preview). Every other answer forbids framing (frame-ancestors 'none', X-Frame-Options: DENY). Astro
+ * sends the page's policy as a header; the middleware adds its header-only directives only to a policy
+ * without frame-ancestors, so this page's policy carries them itself, framing allowed for the site only
+ * (browsers ignore X-Frame-Options when frame-ancestors is present).
+ */
+export function allowFramingBySite(astro: AstroGlobal) {
+  const directives = HEADER_ONLY_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'").split(';');
+  for (const directive of directives) astro.csp?.insertDirective(directive.trim() as CspDirective);
 }

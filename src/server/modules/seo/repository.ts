@@ -1,5 +1,6 @@
 /** Stored SEO metadata per public page (table seo_pages, keyed by path). Drizzle only. */
 import { asc, desc, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { db } from '../../db';
 import { appConfig, articles, demos, packages, seoPages, services, type SeoPage } from '../../db/schema';
 
@@ -8,35 +9,47 @@ export type StoredSeo = Pick<
   'title' | 'description' | 'keywords' | 'image' | 'url' | 'type' | 'author' | 'publishedTime' | 'modifiedTime'
 >;
 
+const seoDefaults = alias(seoPages, 'seo_defaults');
+
+const storedColumns = (t: typeof seoPages | typeof seoDefaults) => ({
+  title: t.title,
+  description: t.description,
+  keywords: t.keywords,
+  image: t.image,
+  url: t.url,
+  type: t.type,
+  author: t.author,
+  publishedTime: t.publishedTime,
+  modifiedTime: t.modifiedTime,
+});
+
 /**
- * The stored metadata of `path` and the site-content document, in one round trip: every uncached page
- * render calls this, so it must not cost two queries. `(select 1)` anchors the two left joins so either
- * row may be missing.
+ * The stored metadata of `path`, the site defaults entry (stored under `defaultsPath`) and the
+ * site-content document, in one round trip: every uncached page render calls this, so it must not cost
+ * several queries. `(select 1)` anchors the left joins so any of the rows may be missing.
  */
 export async function readSeoAndSiteContent(
   path: string,
   siteContentKey: string,
-): Promise<{ page: StoredSeo | undefined; siteContent: unknown }> {
+  defaultsPath: string,
+): Promise<{ page: StoredSeo | undefined; defaults: StoredSeo | undefined; siteContent: unknown }> {
   const [row] = await db()
     .select({
-      path: seoPages.path,
-      title: seoPages.title,
-      description: seoPages.description,
-      keywords: seoPages.keywords,
-      image: seoPages.image,
-      url: seoPages.url,
-      type: seoPages.type,
-      author: seoPages.author,
-      publishedTime: seoPages.publishedTime,
-      modifiedTime: seoPages.modifiedTime,
+      page: { path: seoPages.path, ...storedColumns(seoPages) },
+      defaults: { path: seoDefaults.path, ...storedColumns(seoDefaults) },
       siteContent: appConfig.value,
     })
     .from(sql`(select 1) as anchor`)
     .leftJoin(seoPages, eq(seoPages.path, path))
+    .leftJoin(seoDefaults, eq(seoDefaults.path, defaultsPath))
     .leftJoin(appConfig, eq(appConfig.key, siteContentKey));
-  if (!row) return { page: undefined, siteContent: undefined };
-  const { path: foundPath, siteContent, ...page } = row;
-  return { page: foundPath === null ? undefined : (page as StoredSeo), siteContent: siteContent ?? undefined };
+  if (!row) return { page: undefined, defaults: undefined, siteContent: undefined };
+  const found = (r: { path: string | null } | null): StoredSeo | undefined => {
+    if (!r || r.path === null) return undefined;
+    const { path: _path, ...stored } = r;
+    return stored as StoredSeo;
+  };
+  return { page: found(row.page), defaults: found(row.defaults), siteContent: row.siteContent ?? undefined };
 }
 
 export async function upsertSeoPage(path: string, values: Partial<StoredSeo>): Promise<void> {

@@ -1,11 +1,13 @@
 /**
  * Head metadata of a public page: the page's own values, overridden by what an admin stored for its
- * path (non-empty fields only), with site-wide defaults from the site content. A failed read is logged
+ * path (non-empty fields only), with the site defaults entry (SEO_DEFAULTS_PATH) and the site texts
+ * where neither says anything. A failed read is logged
  * and the page renders with its own values — SEO must never take a page down.
  */
 import type { PageSeo } from '../../../components/layout/seo-props';
 import { pageJsonLd, type JsonLd, type JsonLdSite } from '../../../shared/json-ld';
-import { cutSeoDescription, cutSeoTitle } from '../../../shared/seo';
+import { SEO_DEFAULTS_PATH } from '../../../shared/page-seo';
+import { absoluteUrl, canonicalFor, canonicalPath, headTexts, nonEmpty } from '../../../shared/seo';
 import { resolveSiteContent, type SiteContent } from '../../../shared/site-content';
 import { tagMemo } from '../../cache/memo';
 import { CACHE_TAGS, invalidateTags, PUBLIC_PAGE_MAX_AGE_SECONDS } from '../../cache/tags';
@@ -13,6 +15,9 @@ import { config } from '../../config';
 import { logger } from '../../logger';
 import { SITE_CONTENT_KEY } from '../site/service';
 import { readSeoAndSiteContent, upsertSeoPage, type StoredSeo } from './repository';
+
+// The page-head rules moved to shared/seo.ts (the admin's preview applies them too); kept importable here.
+export { absoluteUrl, canonicalPath, canonicalUrl, fullTitle } from '../../../shared/seo';
 
 export interface ResolvedSeo {
   /** Cut to 60 characters (seed section 5). */
@@ -33,51 +38,29 @@ export interface ResolvedSeo {
   jsonLd: JsonLd[];
 }
 
-/** An absolute http(s) URL on our origin or elsewhere; anything else (javascript:, data:, junk) is dropped. */
-export function absoluteUrl(siteUrl: string, value: string | undefined): string | undefined {
-  const v = value?.trim();
-  if (!v) return undefined;
-  try {
-    const url = new URL(v, `${siteUrl}/`);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function canonicalUrl(siteUrl: string, path: string): string {
-  return `${siteUrl}${canonicalPath(path)}`;
-}
-
-/** "{title} | {siteName}", except on the home page and when the title already names the site. */
-export function fullTitle(title: string, siteName: string, path: string): string {
-  const t = title.trim();
-  if (!t) return siteName;
-  if (path === '/' || t.toLowerCase().includes(siteName.toLowerCase())) return t;
-  return `${t} | ${siteName}`;
-}
-
-const nonEmpty = (v: string | null | undefined) => (v && v.trim() ? v.trim() : undefined);
-
-/** Pure merge of page values, stored values and site content (exported for unit tests). */
+/**
+ * Pure merge of page values, stored values, the site defaults entry and site content (exported for unit
+ * tests). Each field: the stored value for the path, else the page's own, else the site default.
+ */
 export function mergePageSeo(
   props: PageSeo,
   stored: StoredSeo | undefined,
   site: SiteContent,
   siteUrl: string,
+  defaults?: StoredSeo | undefined,
 ): ResolvedSeo {
-  const title = nonEmpty(stored?.title) ?? props.title;
-  const description = nonEmpty(stored?.description) ?? nonEmpty(props.description) ?? site.tagline;
+  // Title and description exactly as /admin/seo previews them (shared/seo.ts).
+  const texts = headTexts({ path: props.path, stored, own: props, defaults, site });
+  const title = texts.pageTitle;
+  const description = texts.uncutDescription;
   const storedType = stored?.type === 'article' || stored?.type === 'website' ? stored.type : undefined;
   // A stored "website" default must not demote an article page: only a non-default stored type overrides.
   const type = storedType === 'article' ? 'article' : (props.type ?? storedType ?? 'website');
-  const canonical = absoluteUrl(siteUrl, nonEmpty(stored?.url)) ?? canonicalUrl(siteUrl, props.path);
-  const image = absoluteUrl(siteUrl, nonEmpty(stored?.image) ?? props.image);
-  const author = nonEmpty(stored?.author) ?? nonEmpty(props.author);
+  const canonical = canonicalFor(siteUrl, props.path, stored?.url);
+  const image = absoluteUrl(siteUrl, nonEmpty(stored?.image) ?? props.image ?? nonEmpty(defaults?.image));
+  const author = nonEmpty(stored?.author) ?? nonEmpty(props.author) ?? nonEmpty(defaults?.author);
   const publishedTime = stored?.publishedTime ?? props.publishedTime;
   const modifiedTime = stored?.modifiedTime ?? props.modifiedTime;
-  const cutTitle = cutSeoTitle(fullTitle(title, site.siteName, props.path));
-  const cutDescription = cutSeoDescription(description);
 
   const jsonLdSite: JsonLdSite = {
     siteUrl,
@@ -108,14 +91,14 @@ export function mergePageSeo(
   );
 
   return {
-    title: cutTitle,
-    description: cutDescription,
+    title: texts.title,
+    description: texts.description,
     canonical,
     siteName: site.siteName,
     type,
     image,
     imageAlt: props.imageAlt,
-    keywords: nonEmpty(stored?.keywords) ?? nonEmpty(props.keywords),
+    keywords: nonEmpty(stored?.keywords) ?? nonEmpty(props.keywords) ?? nonEmpty(defaults?.keywords),
     author,
     publishedTime,
     modifiedTime,
@@ -129,23 +112,25 @@ export function mergePageSeo(
  * invalidates them (or the route cache's max-age passes): every uncached render needs them.
  */
 const storedSeo = tagMemo([CACHE_TAGS.seo, CACHE_TAGS.site], PUBLIC_PAGE_MAX_AGE_SECONDS * 1000, (path) =>
-  readSeoAndSiteContent(path, SITE_CONTENT_KEY),
+  readSeoAndSiteContent(path, SITE_CONTENT_KEY, SEO_DEFAULTS_PATH),
 );
 
 /** At most one database round trip per render; failures are logged only and fall back to the page's own values. */
 export async function resolvePageSeo(props: PageSeo): Promise<ResolvedSeo> {
   const siteUrl = config().SITE_URL;
   let stored: StoredSeo | undefined;
+  let defaults: StoredSeo | undefined;
   let site: SiteContent;
   try {
     const read = await storedSeo.get(canonicalPath(props.path));
     stored = read.page;
+    defaults = read.defaults;
     site = resolveSiteContent(read.siteContent);
   } catch (err) {
     logger.error({ err, path: props.path }, 'SEO metadata failed to load; using the page defaults');
     site = resolveSiteContent(undefined);
   }
-  return mergePageSeo(props, stored, site, siteUrl);
+  return mergePageSeo(props, stored, site, siteUrl, defaults);
 }
 
 /** Saves an admin's metadata for a page and drops every cached render and memo that shows it. */
@@ -156,10 +141,4 @@ export async function saveSeoPage(
 ): Promise<void> {
   await upsertSeoPage(canonicalPath(path), values);
   await invalidateTags(ctx, [CACHE_TAGS.seo]);
-}
-
-/** The key stored metadata is saved under: the path without query, fragment or trailing slash. */
-export function canonicalPath(path: string): string {
-  const clean = path.split(/[?#]/)[0] || '/';
-  return clean === '/' ? '/' : clean.replace(/\/+$/, '') || '/';
 }

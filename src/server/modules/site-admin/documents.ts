@@ -1,0 +1,215 @@
+/**
+ * The three kinds of site-wide document an admin edits, described once each for the write engine
+ * (service.ts): where a document is stored, how input is validated into its stored form, which cached
+ * pages show it, and how a change reads in the activity log. Values are kept in their JSON form (dates as
+ * ISO strings) so what the activity log records is exactly what a revert writes back.
+ */
+import { configFromLayout, LANDING_BLOCK_LABELS, LANDING_BLOCKS, landingLayoutSchema, type LandingBlock } from '../../../shared/landing';
+import { isSeoEditablePath, SEO_DEFAULTS_PATH } from '../../../shared/page-seo';
+import { seoEntrySchema, type SeoEntry } from '../../../shared/seo';
+import { documentFieldErrors, type DocumentType } from '../../../shared/site-documents';
+import { siteContentSchema, type SiteContent } from '../../../shared/site-content';
+import { CACHE_TAGS, type CacheTag } from '../../cache/tags';
+import { ContentError, invalid } from '../content/errors';
+import { LANDING_CONFIG_KEY, SITE_CONTENT_KEY } from '../site/service';
+import {
+  deleteConfigRow,
+  deleteSeoRow,
+  putConfigRow,
+  putSeoRow,
+  readConfigRow,
+  readSeoRow,
+  type Executor,
+  type SeoRowValues,
+  type StoredRow,
+} from './repository';
+
+export interface DocumentKind {
+  type: DocumentType;
+  /** The document in a sentence: "the site texts", "the SEO of /services". */
+  name(id: string): string;
+  /** The cached public pages that show it (site texts and SEO: every page; the layout: the landing page). */
+  tags: readonly CacheTag[];
+  /** The stored form of valid input; INVALID with messages by field path otherwise. */
+  parse(id: string, input: unknown): unknown;
+  read(ex: Executor, id: string, lock?: boolean): Promise<StoredRow<unknown> | undefined>;
+  /** False when the row appeared since `exists` was read as false. */
+  write(ex: Executor, id: string, value: unknown, at: Date, exists: boolean): Promise<boolean>;
+  remove(ex: Executor, id: string): Promise<void>;
+  /** What the activity log says about a save. */
+  summary(id: string, before: unknown, after: unknown): string;
+}
+
+function parseWith<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Parameters<typeof documentFieldErrors>[0] } } }, input: unknown): T {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw invalid(documentFieldErrors(parsed.error.issues));
+  return parsed.data;
+}
+
+/** Stable JSON (sorted object keys) for comparing stored values. */
+export function stable(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stable((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+const asObject = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** Names of the top-level fields whose values differ, in `labels` order. */
+function changedFields(before: unknown, after: unknown, labels: Record<string, string>): string[] {
+  const b = asObject(before);
+  const a = asObject(after);
+  return Object.entries(labels)
+    .filter(([key]) => stable(b[key]) !== stable(a[key]))
+    .map(([, label]) => label);
+}
+
+const configDocument = (key: string) => ({
+  read: (ex: Executor, id: string, lock?: boolean) => (id === key ? readConfigRow(ex, key, lock) : Promise.resolve(undefined)),
+  write: (ex: Executor, _id: string, value: unknown, at: Date, exists: boolean) => putConfigRow(ex, key, value, at, exists),
+  remove: (ex: Executor) => deleteConfigRow(ex, key),
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Site texts
+
+const SITE_TEXT_LABELS: Record<keyof SiteContent, string> = {
+  siteName: 'site name',
+  tagline: 'tagline',
+  currency: 'currency',
+  bookingUrl: 'booking URL',
+  hero: 'hero',
+  whatWeBuild: 'what we build',
+  testimonials: 'testimonials',
+  freeAuditCta: 'free audit call-to-action',
+  cta: 'final call-to-action',
+  footer: 'footer',
+  business: 'business details',
+};
+
+export const siteContentDocument: DocumentKind = {
+  type: 'site-content',
+  name: () => 'the site texts',
+  tags: [CACHE_TAGS.site],
+  parse: (_id, input) => parseWith(siteContentSchema, input),
+  ...configDocument(SITE_CONTENT_KEY),
+  summary: (_id, before, after) => `Updated the site texts: ${changedFields(before ?? siteContentSchema.parse({}), after, SITE_TEXT_LABELS).join(', ') || 'saved as they were'}`,
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Landing page layout
+
+const blockLabels = (blocks: readonly string[]) => blocks.map((b) => LANDING_BLOCK_LABELS[b as LandingBlock] ?? b).join(', ');
+
+function layoutSummary(before: unknown, after: unknown): string {
+  const b = asObject(before);
+  const a = asObject(after) as { blockOrder: string[]; hidden: string[] };
+  if (stable(a.blockOrder) === stable(LANDING_BLOCKS) && a.hidden.length === 0) return 'Reset the landing page to the default order, every block shown';
+  const beforeOrder = Array.isArray(b.blockOrder) ? b.blockOrder : LANDING_BLOCKS;
+  const beforeHidden: unknown[] = Array.isArray(b.hidden) ? b.hidden : [];
+  const parts: string[] = [];
+  if (stable(beforeOrder) !== stable(a.blockOrder)) parts.push('new block order');
+  const hid = a.hidden.filter((h) => !beforeHidden.includes(h));
+  const shown = beforeHidden.filter((h): h is string => typeof h === 'string' && !a.hidden.includes(h));
+  if (hid.length) parts.push(`hid ${blockLabels(hid)}`);
+  if (shown.length) parts.push(`showed ${blockLabels(shown)}`);
+  return `Changed the landing page layout: ${parts.join('; ') || 'saved as it was'}`;
+}
+
+export const landingDocument: DocumentKind = {
+  type: 'landing',
+  name: () => 'the landing page layout',
+  tags: [CACHE_TAGS.landing],
+  parse: (_id, input) => configFromLayout(parseWith(landingLayoutSchema, input)),
+  ...configDocument(LANDING_CONFIG_KEY),
+  summary: (_id, before, after) => layoutSummary(before, after),
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// SEO entries
+
+/** An entry as stored and logged: the form's fields, dates as ISO instants or null. */
+export type SeoValue = Omit<SeoEntry, 'publishedTime' | 'modifiedTime'> & { publishedTime: string | null; modifiedTime: string | null };
+
+const SEO_FIELD_LABELS: Record<keyof SeoEntry, string> = {
+  title: 'title',
+  description: 'description',
+  keywords: 'keywords',
+  image: 'image',
+  url: 'URL',
+  type: 'type',
+  author: 'author',
+  publishedTime: 'published time',
+  modifiedTime: 'modified time',
+};
+
+/** The fields the site defaults entry does not use: they belong to each page. */
+export const PAGE_ONLY_SEO_FIELDS = ['url', 'type', 'publishedTime', 'modifiedTime'] as const;
+
+const instant = (v: string) => (v ? new Date(v).toISOString() : null);
+
+function parseSeo(path: string, input: unknown): SeoValue {
+  if (!isSeoEditablePath(path)) throw new ContentError('NOT_FOUND', 'There is no public page with this path to set SEO for.');
+  const entry = parseWith(seoEntrySchema, input);
+  if (path === SEO_DEFAULTS_PATH) {
+    const errors: Record<string, string> = {};
+    for (const field of PAGE_ONLY_SEO_FIELDS) {
+      if (entry[field] !== (field === 'type' ? 'website' : '')) errors[field] = 'The site defaults have none: set it on each page.';
+    }
+    if (Object.keys(errors).length) throw invalid(errors);
+  }
+  return { ...entry, publishedTime: instant(entry.publishedTime), modifiedTime: instant(entry.modifiedTime) };
+}
+
+const seoValueOf = (row: SeoRowValues): SeoValue => ({
+  ...row,
+  type: row.type as SeoValue['type'],
+  publishedTime: row.publishedTime?.toISOString() ?? null,
+  modifiedTime: row.modifiedTime?.toISOString() ?? null,
+});
+
+function seoRowOf(value: unknown): SeoRowValues {
+  const v = value as SeoValue;
+  const date = (s: string | null | undefined) => (s ? new Date(s) : null);
+  return {
+    title: v.title ?? '',
+    description: v.description ?? '',
+    keywords: v.keywords ?? '',
+    image: v.image ?? '',
+    url: v.url ?? '',
+    type: v.type ?? 'website',
+    author: v.author ?? '',
+    publishedTime: date(v.publishedTime),
+    modifiedTime: date(v.modifiedTime),
+  };
+}
+
+export const seoDocument: DocumentKind = {
+  type: 'seo',
+  name: (path) => (path === SEO_DEFAULTS_PATH ? 'the SEO site defaults' : `the SEO of ${path}`),
+  tags: [CACHE_TAGS.seo],
+  parse: parseSeo,
+  async read(ex, path, lock) {
+    const row = await readSeoRow(ex, path, lock);
+    return row && { value: seoValueOf(row.value), updatedAt: row.updatedAt };
+  },
+  write: (ex, path, value, at, exists) => putSeoRow(ex, path, seoRowOf(value), at, exists),
+  remove: (ex, path) => deleteSeoRow(ex, path),
+  summary: (path, before, after) => {
+    const changed = changedFields(before ?? seoValueOf(seoRowOf({})), after, SEO_FIELD_LABELS);
+    return `Updated ${seoDocument.name(path)}: ${changed.join(', ') || 'saved as it was'}`;
+  },
+};
+
+export const DOCUMENT_KINDS: Record<DocumentType, DocumentKind> = {
+  'site-content': siteContentDocument,
+  landing: landingDocument,
+  seo: seoDocument,
+};
+
+export { seoValueOf };
