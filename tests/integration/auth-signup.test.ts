@@ -123,10 +123,17 @@ describe('bad sign-up input gets field errors and stores nothing', () => {
   });
 
   it('refuses control characters and bidi overrides in names and phone', async () => {
-    await expectRejected({ email: 'ctl@example.com', firstName: 'Ada\u0000' }, 'firstName', 'can only contain letters');
+    await expectRejected({ email: 'ctl@example.com', firstName: 'Ada\u0007' }, 'firstName', 'can only contain letters');
     await expectRejected({ email: 'ctl2@example.com', lastName: 'Love\r\nBcc: x@evil.test' }, 'lastName', 'can only contain letters');
     await expectRejected({ email: 'ctl3@example.com', firstName: 'evil\u202Etxt.exe' }, 'firstName', 'can only contain letters');
     await expectRejected({ email: 'ctl4@example.com', phone: '555\u0007' }, 'phone', /not allowed|valid phone/);
+  });
+
+  it('refuses a NUL anywhere in the body before it reaches a field (no column can hold it): 400, nothing stored', async () => {
+    const res = await h.call('/sign-up/email', { body: { firstName: 'Ada\u0000', lastName: 'Lovelace', password: PASSWORD, email: 'nul@example.com' } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'UNSTORABLE_TEXT' });
+    expect(await h.userByEmail('nul@example.com')).toBeUndefined();
   });
 
   it('refuses a short password with the seed\'s message and an invalid website', async () => {
