@@ -72,6 +72,27 @@ describe('request bodies', () => {
     expect((await checkRequestBody(streamed(['{"x":']), 1000))?.code).toBe('INVALID_JSON');
   });
 
+  it('answers an oversize streamed body at once although the route keeps its unread copy (no hang)', async () => {
+    // checkRequestBody reads a clone: cancelling one branch of a tee waits for the other branch forever.
+    // A client still sending: two chunks arrived, the stream stays open.
+    const stillSending = new Request('http://x/_actions/a', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new ReadableStream({
+        start(c) {
+          c.enqueue(new TextEncoder().encode('a'.repeat(700)));
+          c.enqueue(new TextEncoder().encode('a'.repeat(700)));
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    const outcome = await Promise.race([
+      checkRequestBody(stillSending, 1000).then((e) => e?.code),
+      new Promise((resolve) => setTimeout(() => resolve('hung'), 2000)),
+    ]);
+    expect(outcome).toBe('REQUEST_TOO_LARGE');
+  });
+
   it('the content import takes a 64 MiB file; every other route stays at 1 MiB', () => {
     expect(bodyLimitFor('/api/admin/content/import')).toBe(64 * 1024 * 1024);
     expect(LARGEST_BODY_BYTES).toBeGreaterThanOrEqual(64 * 1024 * 1024);

@@ -65,7 +65,9 @@ export async function readBodyCapped(request: Request, limit: number): Promise<U
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
-        await reader.cancel().catch(() => {});
+        // Not awaited: on a clone (a tee branch) cancel settles only once the other branch is cancelled
+        // too, which the route that never runs will not do; awaiting it hung every oversize chunked body.
+        void reader.cancel().catch(() => {});
         throw new BodyError('REQUEST_TOO_LARGE');
       }
       chunks.push(value);
