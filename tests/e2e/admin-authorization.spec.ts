@@ -6,6 +6,7 @@
  * proves it for every create Action), so a refusal is the guard's doing, not a bad payload's.
  */
 import { expect, test, type APIRequestContext, type PlaywrightWorkerArgs } from '@playwright/test';
+import { isMediaApiPath, storageRefusal } from '../../src/shared/media-library';
 import { ADMIN_ROUTES, concreteAdminPaths } from '../support/admin-pages';
 import { ACTION_NAMES, ADMIN_API_ROUTES } from '../support/endpoints';
 import { ADMIN_STATE, MEMBER_STATE } from './support/accounts';
@@ -129,7 +130,9 @@ for (const [who, expected] of Object.entries(WHO)) {
               : await request.fetch(route.path, { method, headers: { origin: baseURL!, 'content-type': 'application/octet-stream', 'x-file-name': 'probe.json' }, data: importBody(content), maxRedirects: 0 });
           check(`${method} ${route.path}`, [res.status(), res.headers()['cache-control']], [expected.apiStatus, 'private, no-store']);
           const body = (await res.json().catch(() => undefined)) as { code?: string } | undefined;
-          check(`${method} ${route.path} body`, body?.code, expected.apiStatus === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN');
+          // The media API answers in the seed's storage error catalogue; the other admin routes in ours.
+          const code = isMediaApiPath(route.path) ? storageRefusal(expected.apiStatus, '').code : expected.apiStatus === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN';
+          check(`${method} ${route.path} body`, body?.code, code);
         }
       }
 
