@@ -79,22 +79,11 @@ export const articlesCollection: Collection<Fields> = {
   },
 
   async read(ex, id) {
-    const [row] = await ex.select().from(articles).where(eq(articles.id, id)).limit(1);
+    const row = await ops.row(ex, id);
     return row && toSnapshot(row);
   },
-  async insert(ex, id, f, _order, restore) {
-    await ex.insert(articles).values({
-      id,
-      ...f,
-      ...(restore ? { createdAt: new Date(restore.createdAt), updatedAt: new Date(restore.updatedAt) } : {}),
-    });
-  },
-  async update(ex, id, f, newId) {
-    await ex
-      .update(articles)
-      .set({ ...f, ...(newId ? { id: newId } : {}), updatedAt: new Date() })
-      .where(eq(articles.id, id));
-  },
+  insert: (ex, id, f, order, restore) => ops.insertRow(ex, id, f, order, restore),
+  update: (ex, id, f, newId) => ops.updateRow(ex, id, f, newId),
   remove: ops.remove,
   ids: ops.ids,
   setOrder: ops.setOrder,

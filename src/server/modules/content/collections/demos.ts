@@ -1,5 +1,4 @@
 /** Demo builds in the admin (seed section 3): name, profile picture, short text, description, suitable-for list. */
-import { eq } from 'drizzle-orm';
 import { demoSchema } from '../../../../shared/schemas/catalog';
 import type { z } from '../../../../shared/zod';
 import { CACHE_TAGS } from '../../../cache/tags';
@@ -56,23 +55,11 @@ export const demosCollection: Collection<Fields> = {
   },
 
   async read(ex, id) {
-    const [row] = await ex.select().from(demos).where(eq(demos.id, id)).limit(1);
+    const row = await ops.row(ex, id);
     return row && toSnapshot(row);
   },
-  async insert(ex, id, f, order, restore) {
-    await ex.insert(demos).values({
-      id,
-      ...f,
-      order,
-      ...(restore ? { createdAt: new Date(restore.createdAt), updatedAt: new Date(restore.updatedAt) } : {}),
-    });
-  },
-  async update(ex, id, f, newId) {
-    await ex
-      .update(demos)
-      .set({ ...f, ...(newId ? { id: newId } : {}), updatedAt: new Date() })
-      .where(eq(demos.id, id));
-  },
+  insert: (ex, id, f, order, restore) => ops.insertRow(ex, id, f, order, restore),
+  update: (ex, id, f, newId) => ops.updateRow(ex, id, f, newId),
   remove: ops.remove,
   ids: ops.ids,
   setOrder: ops.setOrder,

@@ -3,7 +3,6 @@
  * shows them. They have no page of their own. With none stored the site shows the ten built-in ones
  * (src/shared/default-faqs.ts), which the admin can turn into records from the empty list.
  */
-import { eq } from 'drizzle-orm';
 import { faqSchema } from '../../../../shared/schemas/catalog';
 import { cutText, stripHtml } from '../../../../shared/text';
 import type { z } from '../../../../shared/zod';
@@ -56,23 +55,11 @@ export const faqsCollection: Collection<Fields> = {
   },
 
   async read(ex, id) {
-    const [row] = await ex.select().from(faqs).where(eq(faqs.id, id)).limit(1);
+    const row = await ops.row(ex, id);
     return row && toSnapshot(row);
   },
-  async insert(ex, id, f, order, restore) {
-    await ex.insert(faqs).values({
-      id,
-      ...f,
-      order,
-      ...(restore ? { createdAt: new Date(restore.createdAt), updatedAt: new Date(restore.updatedAt) } : {}),
-    });
-  },
-  async update(ex, id, f, newId) {
-    await ex
-      .update(faqs)
-      .set({ ...f, ...(newId ? { id: newId } : {}), updatedAt: new Date() })
-      .where(eq(faqs.id, id));
-  },
+  insert: (ex, id, f, order, restore) => ops.insertRow(ex, id, f, order, restore),
+  update: (ex, id, f, newId) => ops.updateRow(ex, id, f, newId),
   remove: ops.remove,
   ids: ops.ids,
   setOrder: ops.setOrder,

@@ -149,24 +149,16 @@ export const packagesCollection: Collection<Fields> = {
   },
 
   async read(ex, id) {
-    const [row] = await ex.select().from(packages).where(eq(packages.id, id)).limit(1);
+    const row = await ops.row(ex, id);
     return row && toSnapshot(row, await includedServiceIds(ex, id));
   },
   async insert(ex, id, f, order, restore) {
-    await ex.insert(packages).values({
-      id,
-      ...rowValues(f),
-      order,
-      ...(restore ? { createdAt: new Date(restore.createdAt), updatedAt: new Date(restore.updatedAt) } : {}),
-    });
+    await ops.insertRow(ex, id, rowValues(f), order, restore);
     await writeIncludedServices(ex, id, f.includedServiceIds);
   },
   async update(ex, id, f, newId) {
     // A new id follows into package_services by itself (ON UPDATE CASCADE); the list is then replaced.
-    await ex
-      .update(packages)
-      .set({ ...rowValues(f), ...(newId ? { id: newId } : {}), updatedAt: new Date() })
-      .where(eq(packages.id, id));
+    await ops.updateRow(ex, id, rowValues(f), newId);
     await writeIncludedServices(ex, newId ?? id, f.includedServiceIds);
   },
   remove: ops.remove,

@@ -1,5 +1,4 @@
 /** Services in the admin (seed section 3): name, picture, price, short text, benefits, description. */
-import { eq } from 'drizzle-orm';
 import { serviceSchema } from '../../../../shared/schemas/catalog';
 import type { z } from '../../../../shared/zod';
 import { CACHE_TAGS } from '../../../cache/tags';
@@ -55,23 +54,11 @@ export const servicesCollection: Collection<Fields> = {
   },
 
   async read(ex, id) {
-    const [row] = await ex.select().from(services).where(eq(services.id, id)).limit(1);
+    const row = await ops.row(ex, id);
     return row && toSnapshot(row);
   },
-  async insert(ex, id, f, order, restore) {
-    await ex.insert(services).values({
-      id,
-      ...f,
-      order,
-      ...(restore ? { createdAt: new Date(restore.createdAt), updatedAt: new Date(restore.updatedAt) } : {}),
-    });
-  },
-  async update(ex, id, f, newId) {
-    await ex
-      .update(services)
-      .set({ ...f, ...(newId ? { id: newId } : {}), updatedAt: new Date() })
-      .where(eq(services.id, id));
-  },
+  insert: (ex, id, f, order, restore) => ops.insertRow(ex, id, f, order, restore),
+  update: (ex, id, f, newId) => ops.updateRow(ex, id, f, newId),
   remove: ops.remove,
   ids: ops.ids,
   setOrder: ops.setOrder,

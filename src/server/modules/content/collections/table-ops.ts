@@ -1,13 +1,14 @@
 /**
- * The table operations every content type shares (Drizzle only): its ids in public order, setting that
- * order in one statement, whether a key is taken, deleting, and the admin list's search/sort/page.
+ * The table operations every content type shares (Drizzle only): reading, inserting and updating a row,
+ * its ids in public order, setting that order in one statement, whether a key is taken, deleting, and the
+ * admin list's search/sort/page.
  */
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor, ListQuery } from '../types';
 
-export interface TableSpec {
-  table: PgTable;
+export interface TableSpec<T extends PgTable = PgTable> {
+  table: T;
   id: PgColumn;
   /** The public order column; undefined when the type is listed by date (articles). */
   order?: PgColumn | undefined;
@@ -25,14 +26,43 @@ export interface TableSpec {
 /** `%text%` for ILIKE, with the user's own % and _ taken literally. */
 const containing = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export function tableOps(spec: TableSpec) {
+/** The stored dates a restored record (an undone delete) keeps. */
+type Dates = { createdAt: string; updatedAt: string };
+
+export function tableOps<T extends PgTable>(spec: TableSpec<T>) {
+  // Drizzle's query builders take a plain table; T only types the rows `row` returns.
+  const table: PgTable = spec.table;
   const publicOrder = spec.order ? [asc(spec.order), asc(spec.createdAt), asc(spec.id)] : [desc(spec.createdAt), desc(spec.id)];
 
   return {
+    /** One row by id, as stored. */
+    async row(ex: Executor, id: string): Promise<T['$inferSelect'] | undefined> {
+      const [row] = await ex.select().from(table).where(eq(spec.id, id)).limit(1);
+      return row as T['$inferSelect'] | undefined;
+    },
+
+    /** A new row at `order` (types listed by date have no order); a restored record keeps its dates. */
+    async insertRow(ex: Executor, id: string, values: Record<string, unknown>, order: number, restore?: Dates) {
+      await ex.insert(table).values({
+        id,
+        ...values,
+        ...(spec.order ? { order } : {}),
+        ...(restore ? { createdAt: new Date(restore.createdAt), updatedAt: new Date(restore.updatedAt) } : {}),
+      } as never);
+    },
+
+    /** New values (and a new id, when renamed) for a row; its change time is now. */
+    async updateRow(ex: Executor, id: string, values: Record<string, unknown>, newId?: string) {
+      await ex
+        .update(table)
+        .set({ ...values, ...(newId ? { id: newId } : {}), updatedAt: new Date() } as never)
+        .where(eq(spec.id, id));
+    },
+
     async ids(ex: Executor): Promise<string[]> {
       const rows = await ex
         .select({ id: spec.id })
-        .from(spec.table)
+        .from(table)
         .orderBy(...publicOrder);
       return rows.map((r) => String(r.id));
     },
@@ -53,7 +83,7 @@ export function tableOps(spec: TableSpec) {
       const match = spec.urlKey ? or(eq(spec.id, value), eq(spec.urlKey, value)) : eq(spec.id, value);
       const [row] = await ex
         .select({ n: count() })
-        .from(spec.table)
+        .from(table)
         .where(exceptId === undefined ? match : and(match, ne(spec.id, exceptId)));
       return (row?.n ?? 0) > 0;
     },
@@ -73,12 +103,12 @@ export function tableOps(spec: TableSpec) {
       const [rows, [total]] = await Promise.all([
         ex
           .select(columns as Record<string, PgColumn>)
-          .from(spec.table)
+          .from(table)
           .where(where)
           .orderBy(...orderBy)
           .limit(query.perPage)
           .offset((query.page - 1) * query.perPage) as Promise<unknown[]>,
-        ex.select({ n: count() }).from(spec.table).where(where),
+        ex.select({ n: count() }).from(table).where(where),
       ]);
       return { rows: rows as { [K in keyof C]: C[K]['_']['data'] }[], total: total?.n ?? 0 };
     },
