@@ -54,16 +54,7 @@ export const faqsCollection: Collection<Fields> = {
     filters: [],
   },
 
-  async read(ex, id) {
-    const row = await ops.row(ex, id);
-    return row && toSnapshot(row);
-  },
-  insert: (ex, id, f, order, restore) => ops.insertRow(ex, id, f, order, restore),
-  update: (ex, id, f, newId) => ops.updateRow(ex, id, f, newId),
-  remove: ops.remove,
-  ids: ops.ids,
-  setOrder: ops.setOrder,
-  isTaken: ops.isTaken,
+  ...ops.storage(toSnapshot),
   async listRows(ex, query) {
     const { rows, total } = await ops.page(ex, query, {
       id: faqs.id,

@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { Executor, ListQuery } from '../types';
+import type { Executor, ListQuery, Snapshot } from '../types';
 
 export interface TableSpec<T extends PgTable = PgTable> {
   table: T;
@@ -90,6 +90,25 @@ export function tableOps<T extends PgTable>(spec: TableSpec<T>) {
 
     async remove(ex: Executor, id: string) {
       await ex.delete(spec.table).where(eq(spec.id, id));
+    },
+
+    /**
+     * A collection's storage when its editable fields are its columns (every type but packages, whose
+     * included services live in their own table): read as `toSnapshot` shapes it, write, order, delete.
+     */
+    storage(toSnapshot: (row: T['$inferSelect']) => Snapshot) {
+      return {
+        read: async (ex: Executor, id: string) => {
+          const row = await this.row(ex, id);
+          return row && toSnapshot(row);
+        },
+        insert: (ex: Executor, id: string, f: Record<string, unknown>, order: number, restore?: Dates) => this.insertRow(ex, id, f, order, restore),
+        update: (ex: Executor, id: string, f: Record<string, unknown>, newId?: string) => this.updateRow(ex, id, f, newId),
+        remove: this.remove,
+        ids: this.ids,
+        setOrder: this.setOrder,
+        isTaken: this.isTaken,
+      };
     },
 
     /** The admin list page: search, filter, sort and the page's rows (as `columns` selects them). */
