@@ -4,6 +4,7 @@
  * value comes out as plain text (the page prints it as text, never as HTML: an article's content shows
  * its tags, it does not render them).
  */
+import { stableJson } from './stable-json';
 
 export interface FieldChange {
   /** The field's name in the record ("shortText"). */
@@ -39,17 +40,6 @@ export function fieldLabel(field: string): string {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Stable JSON: object keys sorted, so two equal values always compare equal. */
-function stable(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
-  if (isRecord(value)) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stable(value[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
 
 /**
  * A value as text: strings as they are, numbers and yes/no as words, a list of words one per line, and
@@ -105,7 +95,7 @@ export function diffRecords(before: unknown, after: unknown): FieldChange[] {
   return fields.flatMap((field): FieldChange[] => {
     const a = from[field];
     const b = to[field];
-    if (stable(a) === stable(b)) return [];
+    if (stableJson(a) === stableJson(b)) return [];
     const beforeText = valueAsText(a);
     const afterText = valueAsText(b);
     if (beforeText === afterText) return []; // e.g. null and '' both mean "nothing"

@@ -21,6 +21,7 @@ import { requireAdmin, type Profile } from '../users/service';
 import { collectionOf } from './registry';
 import { ContentError, conflict, invalid, notFound } from './errors';
 import { CONTENT_TYPES, type Collection, type ContentType, type Executor, type ListQuery, type Snapshot } from './types';
+import { stableJson } from '../../../shared/stable-json';
 
 export interface WriteResult {
   id: string;
@@ -41,19 +42,8 @@ function editableOf(collection: Collection, snapshot: Snapshot): Fields {
   return Object.fromEntries(Object.keys(collection.fields.shape).map((k) => [k, snapshot[k]]));
 }
 
-/** Stable JSON (sorted object keys) for comparing field values. */
-function stable(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stable((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
 
-const sameFields = (a: Fields, b: Fields) => stable(a) === stable(b);
+const sameFields = (a: Fields, b: Fields) => stableJson(a) === stableJson(b);
 
 /** Validated, sanitized fields; INVALID with messages by field path otherwise. */
 export function parseFields(collection: Collection, input: unknown): Fields {
@@ -146,7 +136,7 @@ function record(tx: Executor, actor: Profile, collection: Collection, change: Ch
 }
 
 function changedFieldNames(collection: Collection, before: Snapshot, after: Fields): string[] {
-  return Object.keys(collection.fields.shape).filter((k) => stable(before[k]) !== stable(after[k]));
+  return Object.keys(collection.fields.shape).filter((k) => stableJson(before[k]) !== stableJson(after[k]));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -346,7 +336,7 @@ export async function revertChange(actorId: string | undefined, activityId: stri
 
     if (entry.action === 'reorder') {
       const current = await collection.ids(tx);
-      if (stable(current) !== stable((after as unknown as { order: string[] }).order)) throw changedSince(collection.label.many);
+      if (stableJson(current) !== stableJson((after as unknown as { order: string[] }).order)) throw changedSince(collection.label.many);
       const restored = (before as unknown as { order: string[] }).order;
       await collection.setOrder(tx, restored);
       await record(tx, actor, collection, change(`Reverted the reorder of the ${collection.label.many}`, { order: current }, { order: restored }));

@@ -23,6 +23,7 @@ import {
   type SeoRowValues,
   type StoredRow,
 } from './repository';
+import { stableJson } from '../../../shared/stable-json';
 
 export interface DocumentKind {
   type: DocumentType;
@@ -46,17 +47,6 @@ function parseWith<T>(schema: { safeParse(v: unknown): { success: true; data: T 
   return parsed.data;
 }
 
-/** Stable JSON (sorted object keys) for comparing stored values. */
-export function stable(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stable((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
 
 const asObject = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
@@ -65,7 +55,7 @@ function changedFields(before: unknown, after: unknown, labels: Record<string, s
   const b = asObject(before);
   const a = asObject(after);
   return Object.entries(labels)
-    .filter(([key]) => stable(b[key]) !== stable(a[key]))
+    .filter(([key]) => stableJson(b[key]) !== stableJson(a[key]))
     .map(([, label]) => label);
 }
 
@@ -109,11 +99,11 @@ const blockLabels = (blocks: readonly string[]) => blocks.map((b) => LANDING_BLO
 function layoutSummary(before: unknown, after: unknown): string {
   const b = asObject(before);
   const a = asObject(after) as { blockOrder: string[]; hidden: string[] };
-  if (stable(a.blockOrder) === stable(LANDING_BLOCKS) && a.hidden.length === 0) return 'Reset the landing page to the default order, every block shown';
+  if (stableJson(a.blockOrder) === stableJson(LANDING_BLOCKS) && a.hidden.length === 0) return 'Reset the landing page to the default order, every block shown';
   const beforeOrder = Array.isArray(b.blockOrder) ? b.blockOrder : LANDING_BLOCKS;
   const beforeHidden: unknown[] = Array.isArray(b.hidden) ? b.hidden : [];
   const parts: string[] = [];
-  if (stable(beforeOrder) !== stable(a.blockOrder)) parts.push('new block order');
+  if (stableJson(beforeOrder) !== stableJson(a.blockOrder)) parts.push('new block order');
   const hid = a.hidden.filter((h) => !beforeHidden.includes(h));
   const shown = beforeHidden.filter((h): h is string => typeof h === 'string' && !a.hidden.includes(h));
   if (hid.length) parts.push(`hid ${blockLabels(hid)}`);

@@ -18,8 +18,9 @@ import { latestChangeOf } from '../activity/service';
 import { ContentError } from '../content/errors';
 import { LANDING_CONFIG_KEY, SITE_CONTENT_KEY } from '../site/service';
 import { requireAdmin, type Profile } from '../users/service';
-import { DOCUMENT_KINDS, landingDocument, seoDocument, seoValueOf, siteContentDocument, stable, type DocumentKind, type SeoValue } from './documents';
+import { DOCUMENT_KINDS, landingDocument, seoDocument, seoValueOf, siteContentDocument, type DocumentKind, type SeoValue } from './documents';
 import { countContent, readConfigRow, readSeoRows, type Executor } from './repository';
+import { stableJson } from '../../../shared/stable-json';
 
 export interface DocumentWriteResult {
   /** The document's key (app_config) or path (SEO). */
@@ -57,7 +58,7 @@ async function saveDocument(kind: DocumentKind, actorId: string | undefined, id:
   return adminWrite(actorId, async (tx, actor) => {
     const value = kind.parse(id, input);
     const current = await kind.read(tx, id, true);
-    const unchanged = current !== undefined && stable(current.value) === stable(value);
+    const unchanged = current !== undefined && stableJson(current.value) === stableJson(value);
     if (versionOf(current) !== version && !unchanged) throw conflict(kind, id, await latestChangeOf(tx, kind.type, id));
     if (unchanged) return { id, version: versionOf(current), tags: [] };
     const at = nextVersion(current?.updatedAt);
@@ -107,7 +108,7 @@ export async function revertDocumentChange(actorId: string | undefined, entry: E
     const kind = DOCUMENT_KINDS[entry.entityType as keyof typeof DOCUMENT_KINDS];
     const id = entry.entityId;
     const current = await kind.read(tx, id, true);
-    if (stable(current?.value ?? null) !== stable(entry.after ?? null)) {
+    if (stableJson(current?.value ?? null) !== stableJson(entry.after ?? null)) {
       throw new ContentError('CONFLICT', `${sentenceStart(kind.name(id))} changed again after that entry: revert the later changes first, newest first.`);
     }
     const restored = entry.before ?? null;
