@@ -4,6 +4,10 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import { LARGEST_BODY_BYTES } from './src/server/http/request-body';
 
+/** Modules the public layout's scripts share (stores, constants, money, the login redirect key and banner flag). */
+const PUBLIC_CORE_MODULES =
+  /[\\/](?:node_modules[\\/]nanostores[\\/]|src[\\/]stores[\\/]|src[\\/]shared[\\/](?:constants|money)\.ts|src[\\/]features[\\/](?:navbar[\\/]login-redirect|login-banner[\\/]flag)\.ts)/;
+
 export default defineConfig({
   output: 'server',
   // Middleware mode: server.mjs owns the HTTP server (built files from memory, route-cache fast path,
@@ -34,5 +38,17 @@ export default defineConfig({
   vite: {
     plugins: [tailwindcss()],
     resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
+    build: {
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            // What the public layout's scripts share stays one chunk: without this, admin islands that
+            // import the same stores and helpers cut it into six small files, and the landing page paid
+            // ~0.3 KB gzip more for the file boundaries alone.
+            groups: [{ name: 'site-core', test: PUBLIC_CORE_MODULES }],
+          },
+        },
+      },
+    },
   },
 });

@@ -25,7 +25,16 @@ export interface FieldChange {
 /** Bookkeeping the server changes on every save: listing it would hide the real change. */
 const BOOKKEEPING = new Set(['updatedAt', 'createdAt']);
 
-const FIELD_LABELS: Record<string, string> = { id: 'URL name (id)', isActive: 'Active', faqs: 'FAQs', seo: 'SEO' };
+const FIELD_LABELS: Record<string, string> = {
+  id: 'URL name (id)',
+  isActive: 'Active',
+  faqs: 'FAQs',
+  seo: 'SEO',
+  priceSetup: 'Setup price',
+  priceMonthly: 'Monthly price',
+  includedServiceIds: 'Included services',
+  featuredImageAlt: 'Featured image alt text',
+};
 
 /** "shortText" → "Short text", "priceSetup" → "Price setup". */
 export function fieldLabel(field: string): string {
@@ -36,6 +45,12 @@ export function fieldLabel(field: string): string {
     .trim()
     .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The label inside a sentence ("Updated service “X”: short text, URL name"): acronyms keep their capitals. */
+export function fieldLabelInSentence(field: string): string {
+  const label = fieldLabel(field);
+  return /^[A-Z][a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

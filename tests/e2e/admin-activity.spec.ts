@@ -88,7 +88,7 @@ test('an admin edits a service, sees the change with its diff, reverts it from t
   await revert.getByRole('link', { name: 'an earlier change' }).click();
   await expect(page).toHaveURL(/\/admin\/activity\?entry=[0-9a-f-]{36}$/);
   await expect(page.locator('[data-entry]')).toHaveCount(1);
-  await expect(page.locator('[data-summary]')).toHaveText(`Updated service “${name}”: shortText`);
+  await expect(page.locator('[data-summary]')).toHaveText(`Updated service “${name}”: short text`);
 });
 
 test('a change followed by another is not reverted over it: the admin is told why', async ({ page, request, baseURL }) => {

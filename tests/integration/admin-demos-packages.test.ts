@@ -193,7 +193,7 @@ describe('packages', () => {
     const saved = await updateRecord(admin, 'package', id, { version: snapshot!.updatedAt, fields: next });
     expect(saved.snapshot).toMatchObject({ includedServiceIds: ['chat', 'funnels'], features: [{ title: 'Only one', description: 'd' }], priceSetup: 900.56, priceMonthly: null });
     const entry = await lastActivity('update');
-    expect(entry.summary).toBe('Updated package “Pipeline”: priceSetup, priceMonthly, includedServiceIds, features');
+    expect(entry.summary).toBe('Updated package “Pipeline”: setup price, monthly price, included services, features');
     await expect(updateRecord(admin, 'package', id, { version: snapshot!.updatedAt, fields: pkg('Pipeline') })).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await links(id)).toEqual([
       { serviceId: 'chat', position: 0 },

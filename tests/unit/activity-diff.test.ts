@@ -1,6 +1,6 @@
 /** The activity log's field-by-field view (src/shared/activity-diff.ts): what changed, as plain text. */
 import { describe, expect, it } from 'vitest';
-import { changeExcerpt, diffRecords, fieldLabel, valueAsText } from '../../src/shared/activity-diff';
+import { changeExcerpt, diffRecords, fieldLabel, fieldLabelInSentence, valueAsText } from '../../src/shared/activity-diff';
 
 const before = {
   id: 'lead-outreach',
@@ -85,10 +85,19 @@ describe('valueAsText and fieldLabel', () => {
 
   it('names fields for people', () => {
     expect(fieldLabel('shortText')).toBe('Short text');
-    expect(fieldLabel('priceSetup')).toBe('Price setup');
-    expect(fieldLabel('featuredImageAlt')).toBe('Featured image alt');
+    expect(fieldLabel('authorName')).toBe('Author name');
+    expect(fieldLabel('priceSetup')).toBe('Setup price');
+    expect(fieldLabel('includedServiceIds')).toBe('Included services');
+    expect(fieldLabel('featuredImageAlt')).toBe('Featured image alt text');
     expect(fieldLabel('isActive')).toBe('Active');
     expect(fieldLabel('id')).toBe('URL name (id)');
+  });
+
+  it('names fields inside a sentence in lower case, acronyms kept', () => {
+    expect(fieldLabelInSentence('shortText')).toBe('short text');
+    expect(fieldLabelInSentence('faqs')).toBe('FAQs');
+    expect(fieldLabelInSentence('seo')).toBe('SEO');
+    expect(fieldLabelInSentence('id')).toBe('URL name (id)');
   });
 });
 

@@ -22,6 +22,7 @@ import { collectionOf } from './registry';
 import { ContentError, conflict, invalid, notFound } from './errors';
 import { CONTENT_TYPES, type Collection, type ContentType, type Executor, type ListQuery, type Snapshot } from './types';
 import { stableJson } from '../../../shared/stable-json';
+import { fieldLabelInSentence } from '../../../shared/activity-diff';
 
 export interface WriteResult {
   id: string;
@@ -135,8 +136,11 @@ function record(tx: Executor, actor: Profile, collection: Collection, change: Ch
   });
 }
 
-function changedFieldNames(collection: Collection, before: Snapshot, after: Fields): string[] {
-  return Object.keys(collection.fields.shape).filter((k) => stableJson(before[k]) !== stableJson(after[k]));
+/** The changed fields as a sentence names them ("short text", not "shortText"). */
+function changedFieldLabels(collection: Collection, before: Snapshot, after: Fields): string[] {
+  return Object.keys(collection.fields.shape)
+    .filter((k) => stableJson(before[k]) !== stableJson(after[k]))
+    .map(fieldLabelInSentence);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -231,7 +235,7 @@ export async function updateRecord(actorId: string | undefined, type: ContentTyp
     await collection.update(tx, id, fields, newId === id ? undefined : newId);
     const after = await collection.read(tx, newId);
     await keepOldPathWorking(tx, collection, before, after);
-    const changed = changedFieldNames(collection, before, fields);
+    const changed = changedFieldLabels(collection, before, fields);
     if (newId !== id) changed.unshift('URL name');
     await record(tx, actor, collection, {
       action: 'update',
