@@ -2,7 +2,8 @@
  * Images, as the admin uses them: a real JPEG (with EXIF) and a real PNG uploaded through the image field of
  * the service editor (progress shown, a failed try retried), saved, and served by the public service page
  * as 400 and 800 px WebP variants with immutable caching and no EXIF; an image chosen from the library with
- * the keyboard and seen on the public page; the library page (search, alt text, delete refused while a
+ * the keyboard and seen on the public page, and one placed in a description through the rich-text field's
+ * picture dialog; the library page (search, alt text, delete refused while a
  * service uses the image, allowed after); clear messages for a 20 MB file, a text file renamed .png, a
  * truncated JPEG and a decompression bomb with nothing stored; and the API refused to a member and a
  * visitor. The quota (402) is covered by tests/integration/media-library.test.ts: it needs a server
@@ -15,6 +16,8 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import sharp from 'sharp';
 import { EXIF_SECRETS, photoJpeg, pngBomb } from '../support/image-files';
 import { ADMIN_STATE, MEMBER_STATE, gotoHydrated } from './support/accounts';
+import { callAction } from './support/admin-actions';
+import { richTextField } from './support/rich-text';
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -159,6 +162,49 @@ test.describe('as the admin', () => {
     await expect(page).toHaveURL(/\/admin\/services\/library-choice-/);
     const html = await (await page.request.get(`/service/${new URL(page.url()).pathname.split('/').pop()}`)).text();
     expect(html).toContain(`src="${item.url}"`);
+  });
+
+  test("the rich-text field's picture dialog takes an image from the library with its alt text; visitors see it in the description", async ({ page, baseURL }) => {
+    const alt = `Team at work ${unique()}`;
+    const uploaded = await page.request.post('/api/admin/media', {
+      headers: { origin: baseURL! },
+      multipart: { file: { name: 'team.png', mimeType: 'image/png', buffer: await sharp({ create: { width: 700, height: 400, channels: 3, background: '#7c3aed' } }).png().toBuffer() }, alt },
+    });
+    expect(uploaded.status()).toBe(201);
+    const item = (await uploaded.json()) as { url: string };
+
+    await gotoHydrated(page, '/admin/services/new');
+    await page.getByLabel('Name', { exact: true }).fill(`Rich picture ${unique()}`);
+    const description = richTextField(page, 'Description');
+    await description.getByRole('textbox').first().click();
+    await page.keyboard.type('Our team: ');
+    await description.getByRole('button', { name: 'Picture', exact: true }).click();
+    const pictureDialog = page.getByRole('dialog', { name: 'Add picture' });
+    await expect(pictureDialog).toBeVisible();
+    await pictureDialog.getByRole('button', { name: 'Choose from the media library' }).click();
+    const library = page.getByRole('dialog', { name: 'Choose from the media library' });
+    await expect(library.getByLabel('Search images')).toBeFocused();
+    await page.keyboard.type(alt);
+    await page.keyboard.press('Enter');
+    await library.getByRole('button', { name: new RegExp(alt) }).click();
+    await expect(library).toBeHidden();
+    // The picture dialog is still open, filled with the library's address and its stored description.
+    await expect(pictureDialog.getByLabel('Picture address')).toHaveValue(item.url);
+    await expect(pictureDialog.getByLabel('Description (alt text)')).toHaveValue(alt);
+    await expect(pictureDialog.locator(`img[src="${item.url}"]`)).toBeVisible();
+    await pictureDialog.getByRole('button', { name: 'Add picture' }).click();
+    await expect(pictureDialog).toBeHidden();
+    await expect(description.locator(`img[src="${item.url}"][alt="${alt}"]`)).toBeVisible();
+
+    await page.getByRole('button', { name: /^Create service/ }).click();
+    await expect(page).toHaveURL(/\/admin\/services\/rich-picture-/);
+    const serviceId = new URL(page.url()).pathname.split('/').pop()!;
+    try {
+      const html = await (await page.request.get(`/service/${serviceId}`)).text();
+      expect(html).toMatch(new RegExp(`<img src="${item.url.replace(/[.]/g, '\\.')}" alt="${alt}"`));
+    } finally {
+      expect((await callAction(page.request, baseURL!, 'admin.services.remove', { id: serviceId })).status).toBe(200);
+    }
   });
 
   test('a 20 MB file, a text file renamed .png, a truncated JPEG and a decompression bomb each get a clear message beside the field; nothing is stored', async ({ page, baseURL }) => {

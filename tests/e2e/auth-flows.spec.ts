@@ -48,6 +48,20 @@ async function expectNoAxeViolations(page: Page, label: string) {
 const navLinks = (page: Page) => page.locator('[data-nav-links] a');
 const accountArea = (page: Page) => page.locator('[data-account-area]');
 
+/** From 1024 px the site name is shown beside the links: whole, not cut with an ellipsis, in every state. */
+async function expectSiteNameWhole(page: Page, role: 'user' | 'admin' | undefined, links: readonly string[]) {
+  for (const width of [1024, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/');
+    if (role) await expect(accountArea(page)).toHaveAttribute('data-state', role);
+    await expect(navLinks(page)).toHaveText([...links]);
+    const name = page.locator('[data-home-link] span');
+    await expect(name).toBeVisible();
+    // A text cut with an ellipsis is wider than its box.
+    expect(await name.evaluate((el) => el.scrollWidth - el.clientWidth), `${role ?? "visitor"}: cut at ${width} px`).toBeLessThanOrEqual(0);
+  }
+}
+
 test.describe('navbar account states', () => {
   test('visitor: the public links, "Log in" and "Book a call"', async ({ page }) => {
     await page.goto('/');
@@ -55,6 +69,19 @@ test.describe('navbar account states', () => {
     await expect(accountArea(page).getByRole('link', { name: 'Log in' })).toBeVisible();
     await expect(accountArea(page).getByRole('link', { name: /Book a call/ })).toBeVisible();
     await expect(page.locator('[data-account-name]')).toHaveCount(0);
+  });
+
+  test('visitor, member and admin: the site name is whole beside the links from 1024 px', async ({ browser, baseURL }) => {
+    const states = [
+      [undefined, undefined, VISITOR_LINKS],
+      [MEMBER_STATE, 'user', VISITOR_LINKS],
+      [ADMIN_STATE, 'admin', ADMIN_LINKS.map(([label]) => label)],
+    ] as const;
+    for (const [storageState, role, links] of states) {
+      const context = await browser.newContext({ baseURL, storageState });
+      await expectSiteNameWhole(await context.newPage(), role, links);
+      await context.close();
+    }
   });
 
   test.describe('member', () => {

@@ -18,7 +18,8 @@ export function FieldFrame({
   input: (a11y: { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined }) => ReactNode;
 }) {
   const id = useId();
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  // The error takes the hint's place on screen, so it takes its place in what the input is described by.
+  const described = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
     <div className={className}>
       <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-800">

@@ -80,8 +80,10 @@ export default function SeoEntryEditor(props: Props) {
 
   return (
     <EditorShell editor={editor} viewHref={isDefaults ? undefined : path}>
-      <div className="grid items-start gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
-        <div className="min-w-0 space-y-4">
+      {/* The preview follows the fields it shows: beside them from 1280 px, right under them on narrower
+          screens (not below every other section, where a phone would have to scroll back and forth). */}
+      <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,1fr)_22rem] xl:grid-rows-[auto_1fr] xl:gap-x-6">
+        <div className="min-w-0 xl:col-start-1 xl:row-start-1">
           <Section
             title={isDefaults ? 'Site defaults' : 'Search results'}
             description={isDefaults ? 'What every page gets where neither the page nor its own entry says anything.' : 'What search engines show for this page. Leave a field empty to keep the page’s own.'}
@@ -112,7 +114,19 @@ export default function SeoEntryEditor(props: Props) {
               hint={`Separated by commas. Few search engines read them; some site search tools do. Up to ${SEO_LIMITS.keywords} characters.`}
             />
           </Section>
+        </div>
 
+        <section aria-labelledby="seo-preview-title" className="min-w-0 rounded-2xl border border-slate-200 bg-slate-100/60 p-4 sm:p-6 xl:sticky xl:top-32 xl:col-start-2 xl:row-span-2 xl:row-start-1">
+          <h2 id="seo-preview-title" className="text-base font-semibold text-ink">
+            Preview{isDefaults ? ` (the ${example.label} page)` : ''}
+          </h2>
+          <p className="mt-1 mb-4 text-sm text-slate-600">
+            Exactly the title and description the page head will carry: titles over {SEO_TITLE_MAX} characters and descriptions over {SEO_DESCRIPTION_MAX} are cut.
+          </p>
+          <SearchPreview texts={texts} url={canonical} siteName={site.siteName} image={image} />
+        </section>
+
+        <div className="min-w-0 space-y-4 xl:col-start-1 xl:row-start-2">
           <Section title="Link preview" description="The picture and author shown when the page is shared in social networks and chats.">
             <ImageField
               label="Image"
@@ -154,16 +168,6 @@ export default function SeoEntryEditor(props: Props) {
             </Section>
           )}
         </div>
-
-        <section aria-labelledby="seo-preview-title" className="min-w-0 rounded-2xl border border-slate-200 bg-slate-100/60 p-4 sm:p-6 xl:sticky xl:top-32">
-          <h2 id="seo-preview-title" className="text-base font-semibold text-ink">
-            Preview{isDefaults ? ` (the ${example.label} page)` : ''}
-          </h2>
-          <p className="mt-1 mb-4 text-sm text-slate-600">
-            Exactly the title and description the page head will carry: titles over {SEO_TITLE_MAX} characters and descriptions over {SEO_DESCRIPTION_MAX} are cut.
-          </p>
-          <SearchPreview texts={texts} url={canonical} siteName={site.siteName} image={image} />
-        </section>
       </div>
     </EditorShell>
   );
