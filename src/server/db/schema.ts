@@ -2,11 +2,12 @@
  * The database schema. Field names follow the seed spec (camelCase in code, snake_case columns).
  * Ids are text: new records get a readable slug id, imported records keep their original ids.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from "drizzle-orm";
 import {
   bigint,
   boolean,
   customType,
+  type AnyPgColumn,
   index,
   integer,
   jsonb,
@@ -16,15 +17,26 @@ import {
   text,
   timestamp,
   uniqueIndex,
-} from 'drizzle-orm/pg-core';
+} from "drizzle-orm/pg-core";
 
-const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
-const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
-const money = (name: string) => numeric(name, { precision: 12, scale: 2, mode: 'number' });
-const textList = (name: string) => jsonb(name).$type<string[]>().notNull().default(sql`'[]'::jsonb`);
+const createdAt = () =>
+  timestamp("created_at", { withTimezone: true, mode: "date" })
+    .notNull()
+    .defaultNow();
+const updatedAt = () =>
+  timestamp("updated_at", { withTimezone: true, mode: "date" })
+    .notNull()
+    .defaultNow();
+const money = (name: string) =>
+  numeric(name, { precision: 12, scale: 2, mode: "number" });
+const textList = (name: string) =>
+  jsonb(name)
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`);
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
+  dataType: () => "bytea",
   fromDriver: (v) => Buffer.from(v),
 });
 
@@ -33,129 +45,217 @@ export interface PackageFeature {
   description: string;
 }
 
-export const services = pgTable('services', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  picture: text('picture').notNull().default(''),
-  price: money('price'),
-  shortText: text('short_text').notNull().default(''),
+/**
+ * What the chat's full-text search reads in each content type, weighted (name or question A, short texts
+ * B, long HTML C). One definition serves the GIN index and the query, so PostgreSQL and PGlite use the
+ * index for the very expression the query asks. Tags are stripped from HTML; nothing price-related is read.
+ */
+const plain = (html: SQL | AnyPgColumn) =>
+  sql`regexp_replace(${html}, '<[^>]*>', ' ', 'g')`;
+const weighted = (weight: "A" | "B" | "C", value: SQL | AnyPgColumn) =>
+  sql`setweight(to_tsvector('english'::regconfig, coalesce(${value}, '')), ${sql.raw(`'${weight}'`)})`;
+const joined = (...parts: SQL[]) => sql`(${sql.join(parts, sql` || `)})`;
+export const searchDocument = {
+  services: (t: {
+    name: AnyPgColumn;
+    shortText: AnyPgColumn;
+    benefits: AnyPgColumn;
+    description: AnyPgColumn;
+  }) =>
+    joined(
+      weighted("A", t.name),
+      weighted("B", t.shortText),
+      weighted("B", sql`${t.benefits}::text`),
+      weighted("C", plain(t.description)),
+    ),
+  packages: (t: {
+    name: AnyPgColumn;
+    shortText: AnyPgColumn;
+    description: AnyPgColumn;
+    features: AnyPgColumn;
+  }) =>
+    joined(
+      weighted("A", t.name),
+      weighted("B", t.shortText),
+      weighted("C", plain(t.description)),
+      weighted("C", sql`${t.features}::text`),
+    ),
+  articles: (t: {
+    title: AnyPgColumn;
+    excerpt: AnyPgColumn;
+    tags: AnyPgColumn;
+    content: AnyPgColumn;
+  }) =>
+    joined(
+      weighted("A", t.title),
+      weighted("B", t.excerpt),
+      weighted("B", sql`${t.tags}::text`),
+      weighted("C", plain(t.content)),
+    ),
+  faqs: (t: { question: AnyPgColumn; answer: AnyPgColumn }) =>
+    joined(weighted("A", t.question), weighted("B", plain(t.answer))),
+};
+
+export const services = pgTable(
+  "services",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    picture: text("picture").notNull().default(""),
+    price: money("price"),
+    shortText: text("short_text").notNull().default(""),
+    /** Optional long description (sanitized HTML) shown on the detail page. */
+    description: text("description").notNull().default(""),
+    benefits: textList("benefits"),
+    order: integer("sort_order").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("services_search_idx").using("gin", searchDocument.services(t)),
+  ],
+);
+
+export const demos = pgTable("demos", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  profilePicture: text("profile_picture").notNull().default(""),
+  shortText: text("short_text").notNull().default(""),
   /** Optional long description (sanitized HTML) shown on the detail page. */
-  description: text('description').notNull().default(''),
-  benefits: textList('benefits'),
-  order: integer('sort_order').notNull().default(0),
+  description: text("description").notNull().default(""),
+  suitableFor: textList("suitable_for"),
+  order: integer("sort_order").notNull().default(0),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
 
-export const demos = pgTable('demos', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  profilePicture: text('profile_picture').notNull().default(''),
-  shortText: text('short_text').notNull().default(''),
-  /** Optional long description (sanitized HTML) shown on the detail page. */
-  description: text('description').notNull().default(''),
-  suitableFor: textList('suitable_for'),
-  order: integer('sort_order').notNull().default(0),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
-
-export const packages = pgTable('packages', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  description: text('description').notNull().default(''),
-  picture: text('picture').notNull().default(''),
-  shortText: text('short_text').notNull().default(''),
-  priceSetup: money('price_setup'),
-  priceMonthly: money('price_monthly'),
-  features: jsonb('features').$type<PackageFeature[]>().notNull().default(sql`'[]'::jsonb`),
-  isActive: boolean('is_active').notNull().default(true),
-  order: integer('sort_order').notNull().default(0),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const packages = pgTable(
+  "packages",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    picture: text("picture").notNull().default(""),
+    shortText: text("short_text").notNull().default(""),
+    priceSetup: money("price_setup"),
+    priceMonthly: money("price_monthly"),
+    features: jsonb("features")
+      .$type<PackageFeature[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    isActive: boolean("is_active").notNull().default(true),
+    order: integer("sort_order").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("packages_search_idx").using("gin", searchDocument.packages(t)),
+  ],
+);
 
 /**
  * includedServiceIds of a package, in order; a deleted service leaves every package it was in, and a
  * renamed id (the admin's "URL name") follows into every package.
  */
 export const packageServices = pgTable(
-  'package_services',
+  "package_services",
   {
-    packageId: text('package_id')
+    packageId: text("package_id")
       .notNull()
-      .references(() => packages.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
-    serviceId: text('service_id')
+      .references(() => packages.id, {
+        onDelete: "cascade",
+        onUpdate: "cascade",
+      }),
+    serviceId: text("service_id")
       .notNull()
-      .references(() => services.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
-    position: integer('position').notNull(),
+      .references(() => services.id, {
+        onDelete: "cascade",
+        onUpdate: "cascade",
+      }),
+    position: integer("position").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.packageId, t.serviceId] }), index('package_services_service_idx').on(t.serviceId)],
+  (t) => [
+    primaryKey({ columns: [t.packageId, t.serviceId] }),
+    index("package_services_service_idx").on(t.serviceId),
+  ],
 );
 
 export const articles = pgTable(
-  'articles',
+  "articles",
   {
-    id: text('id').primaryKey(),
-    slug: text('slug').notNull().unique(),
-    title: text('title').notNull(),
-    excerpt: text('excerpt').notNull().default(''),
-    content: text('content').notNull().default(''),
-    featuredImage: text('featured_image').notNull().default(''),
-    featuredImageAlt: text('featured_image_alt').notNull().default(''),
-    authorName: text('author_name').notNull().default(''),
-    authorImage: text('author_image').notNull().default(''),
-    tags: textList('tags'),
-    published: boolean('published').notNull().default(false),
+    id: text("id").primaryKey(),
+    slug: text("slug").notNull().unique(),
+    title: text("title").notNull(),
+    excerpt: text("excerpt").notNull().default(""),
+    content: text("content").notNull().default(""),
+    featuredImage: text("featured_image").notNull().default(""),
+    featuredImageAlt: text("featured_image_alt").notNull().default(""),
+    authorName: text("author_name").notNull().default(""),
+    authorImage: text("author_image").notNull().default(""),
+    tags: textList("tags"),
+    published: boolean("published").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('articles_published_created_idx').on(t.published, t.createdAt)],
+  (t) => [
+    index("articles_published_created_idx").on(t.published, t.createdAt),
+    index("articles_search_idx").using("gin", searchDocument.articles(t)),
+  ],
 );
 
-export const faqs = pgTable('faqs', {
-  id: text('id').primaryKey(),
-  question: text('question').notNull(),
-  /** Sanitized HTML. */
-  answer: text('answer').notNull(),
-  order: integer('sort_order').notNull().default(0),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const faqs = pgTable(
+  "faqs",
+  {
+    id: text("id").primaryKey(),
+    question: text("question").notNull(),
+    /** Sanitized HTML. */
+    answer: text("answer").notNull(),
+    order: integer("sort_order").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("faqs_search_idx").using("gin", searchDocument.faqs(t))],
+);
 
 /** Single documents keyed by name: 'landingPage' (blockOrder, hidden), 'siteContent' (texts, links). */
-export const appConfig = pgTable('app_config', {
-  key: text('key').primaryKey(),
-  value: jsonb('value').notNull(),
+export const appConfig = pgTable("app_config", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
   updatedAt: updatedAt(),
 });
 
 /** SEO metadata per public page, keyed by the page's path ('/', '/services', ...). */
-export const seoPages = pgTable('seo_pages', {
-  path: text('path').primaryKey(),
-  title: text('title').notNull().default(''),
-  description: text('description').notNull().default(''),
-  keywords: text('keywords').notNull().default(''),
-  image: text('image').notNull().default(''),
-  url: text('url').notNull().default(''),
-  type: text('type').notNull().default('website'),
-  author: text('author').notNull().default(''),
-  publishedTime: timestamp('published_time', { withTimezone: true, mode: 'date' }),
-  modifiedTime: timestamp('modified_time', { withTimezone: true, mode: 'date' }),
+export const seoPages = pgTable("seo_pages", {
+  path: text("path").primaryKey(),
+  title: text("title").notNull().default(""),
+  description: text("description").notNull().default(""),
+  keywords: text("keywords").notNull().default(""),
+  image: text("image").notNull().default(""),
+  url: text("url").notNull().default(""),
+  type: text("type").notNull().default("website"),
+  author: text("author").notNull().default(""),
+  publishedTime: timestamp("published_time", {
+    withTimezone: true,
+    mode: "date",
+  }),
+  modifiedTime: timestamp("modified_time", {
+    withTimezone: true,
+    mode: "date",
+  }),
   updatedAt: updatedAt(),
 });
 
 /** Uploaded or seeded images: bytes live in the database so one node and many serve the same files. */
-export const media = pgTable('media', {
+export const media = pgTable("media", {
   /** Content hash (hex sha-256 prefix) — the URL is /media/{id}.{ext} and never changes meaning. */
-  id: text('id').primaryKey(),
-  contentType: text('content_type').notNull(),
-  width: integer('width').notNull(),
-  height: integer('height').notNull(),
-  size: integer('size').notNull(),
-  alt: text('alt').notNull().default(''),
-  originalName: text('original_name').notNull().default(''),
-  data: bytea('data').notNull(),
+  id: text("id").primaryKey(),
+  contentType: text("content_type").notNull(),
+  width: integer("width").notNull(),
+  height: integer("height").notNull(),
+  size: integer("size").notNull(),
+  alt: text("alt").notNull().default(""),
+  originalName: text("original_name").notNull().default(""),
+  data: bytea("data").notNull(),
   createdAt: createdAt(),
 });
 
@@ -171,97 +271,101 @@ export type Media = typeof media.$inferSelect;
  * Member accounts, owned by better-auth (src/server/auth). JS keys are better-auth's field names (its
  * Drizzle adapter maps by key); columns are snake_case like the rest of the schema.
  */
-const authTime = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const authTime = (name: string) =>
+  timestamp(name, { withTimezone: true, mode: "date" });
 
-export type UserRole = 'user' | 'admin';
+export type UserRole = "user" | "admin";
 
 /** The seed's user profile: firstName, lastName, role, optional phone/website/signupSource. */
 export const users = pgTable(
-  'users',
+  "users",
   {
-    id: text('id').primaryKey(),
+    id: text("id").primaryKey(),
     /** "First Last", kept for better-auth and mail greetings. */
-    name: text('name').notNull(),
-    email: text('email').notNull(),
-    emailVerified: boolean('email_verified').notNull().default(false),
-    image: text('image'),
-    firstName: text('first_name').notNull().default(''),
-    lastName: text('last_name').notNull().default(''),
-    role: text('role').$type<UserRole>().notNull().default('user'),
-    phone: text('phone'),
-    website: text('website'),
-    signupSource: text('signup_source'),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    emailVerified: boolean("email_verified").notNull().default(false),
+    image: text("image"),
+    firstName: text("first_name").notNull().default(""),
+    lastName: text("last_name").notNull().default(""),
+    role: text("role").$type<UserRole>().notNull().default("user"),
+    phone: text("phone"),
+    website: text("website"),
+    signupSource: text("signup_source"),
     /** Admin plugin: a disabled account ("banned") cannot sign in and loses its sessions. */
-    banned: boolean('banned').notNull().default(false),
-    banReason: text('ban_reason'),
-    banExpires: authTime('ban_expires'),
+    banned: boolean("banned").notNull().default(false),
+    banReason: text("ban_reason"),
+    banExpires: authTime("ban_expires"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('users_email_idx').on(t.email), index('users_role_idx').on(t.role)],
+  (t) => [
+    uniqueIndex("users_email_idx").on(t.email),
+    index("users_role_idx").on(t.role),
+  ],
 );
 
 export const sessions = pgTable(
-  'sessions',
+  "sessions",
   {
-    id: text('id').primaryKey(),
-    token: text('token').notNull().unique(),
-    userId: text('user_id')
+    id: text("id").primaryKey(),
+    token: text("token").notNull().unique(),
+    userId: text("user_id")
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    expiresAt: authTime('expires_at').notNull(),
-    ipAddress: text('ip_address'),
-    userAgent: text('user_agent'),
-    impersonatedBy: text('impersonated_by'),
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: authTime("expires_at").notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    impersonatedBy: text("impersonated_by"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('sessions_user_idx').on(t.userId)],
+  (t) => [index("sessions_user_idx").on(t.userId)],
 );
 
 /** Sign-in methods of a user; email + password is providerId 'credential' with the password hash. */
 export const accounts = pgTable(
-  'accounts',
+  "accounts",
   {
-    id: text('id').primaryKey(),
-    accountId: text('account_id').notNull(),
-    providerId: text('provider_id').notNull(),
-    userId: text('user_id')
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    password: text('password'),
-    accessToken: text('access_token'),
-    refreshToken: text('refresh_token'),
-    idToken: text('id_token'),
-    accessTokenExpiresAt: authTime('access_token_expires_at'),
-    refreshTokenExpiresAt: authTime('refresh_token_expires_at'),
-    scope: text('scope'),
+      .references(() => users.id, { onDelete: "cascade" }),
+    password: text("password"),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: authTime("access_token_expires_at"),
+    refreshTokenExpiresAt: authTime("refresh_token_expires_at"),
+    scope: text("scope"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('accounts_user_idx').on(t.userId)],
+  (t) => [index("accounts_user_idx").on(t.userId)],
 );
 
 /** One-time values (password-reset tokens); consumed on use. */
 export const verifications = pgTable(
-  'verifications',
+  "verifications",
   {
-    id: text('id').primaryKey(),
-    identifier: text('identifier').notNull(),
-    value: text('value').notNull(),
-    expiresAt: authTime('expires_at').notNull(),
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: authTime("expires_at").notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('verifications_identifier_idx').on(t.identifier)],
+  (t) => [index("verifications_identifier_idx").on(t.identifier)],
 );
 
 /** better-auth's rate-limit counters, in the database so limits hold across restarts and nodes. */
-export const rateLimits = pgTable('rate_limits', {
-  id: text('id').primaryKey(),
-  key: text('key').notNull().unique(),
-  count: integer('count').notNull(),
-  lastRequest: bigint('last_request', { mode: 'number' }).notNull(),
+export const rateLimits = pgTable("rate_limits", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
 });
 
 export type User = typeof users.$inferSelect;
@@ -271,18 +375,21 @@ export type SessionRow = typeof sessions.$inferSelect;
  * Failed sign-ins per account (by a hash of the address, known or not), in a fixed window: guessing one
  * account's password is limited however many client addresses the guesser has.
  */
-export const signInFailures = pgTable('sign_in_failures', {
-  accountKey: text('account_key').primaryKey(),
-  failures: integer('failures').notNull(),
-  windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' }).notNull(),
+export const signInFailures = pgTable("sign_in_failures", {
+  accountKey: text("account_key").primaryKey(),
+  failures: integer("failures").notNull(),
+  windowStartedAt: timestamp("window_started_at", {
+    withTimezone: true,
+    mode: "date",
+  }).notNull(),
 });
 
 /**
  * The one-time admin claim printed to the server log while no admin exists (only its hash is kept). A
  * verified user who opens the link becomes admin; any admin existing ends every claim.
  */
-export const adminClaims = pgTable('admin_claims', {
-  tokenHash: text('token_hash').primaryKey(),
+export const adminClaims = pgTable("admin_claims", {
+  tokenHash: text("token_hash").primaryKey(),
   createdAt: createdAt(),
 });
 
@@ -291,29 +398,241 @@ export const adminClaims = pgTable('admin_claims', {
  * activity page lists it; a content change can be reverted from it (the revert is an entry of its own).
  */
 export const activityLog = pgTable(
-  'activity_log',
+  "activity_log",
   {
-    id: text('id').primaryKey(),
-    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    id: text("id").primaryKey(),
+    at: timestamp("at", { withTimezone: true, mode: "date" })
+      .notNull()
+      .defaultNow(),
     /** Null once the account is deleted; actorEmail keeps who it was. */
-    actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
-    actorEmail: text('actor_email').notNull(),
+    actorId: text("actor_id").references(() => users.id, {
+      onDelete: "set null",
+    }),
+    actorEmail: text("actor_email").notNull(),
     /** 'create' | 'update' | 'delete' | 'reorder' | 'revert' | 'import' | 'upload' … */
-    action: text('action').notNull(),
-    entityType: text('entity_type').notNull(),
-    entityId: text('entity_id').notNull(),
-    summary: text('summary').notNull().default(''),
-    before: jsonb('before'),
-    after: jsonb('after'),
+    action: text("action").notNull(),
+    entityType: text("entity_type").notNull(),
+    entityId: text("entity_id").notNull(),
+    summary: text("summary").notNull().default(""),
+    before: jsonb("before"),
+    after: jsonb("after"),
     /** For a revert: the entry it undid. */
-    revertOf: text('revert_of'),
+    revertOf: text("revert_of"),
   },
-  (t) => [index('activity_at_idx').on(t.at), index('activity_entity_idx').on(t.entityType, t.entityId)],
+  (t) => [
+    index("activity_at_idx").on(t.at),
+    index("activity_entity_idx").on(t.entityType, t.entityId),
+  ],
 );
 
 /** Old public paths that moved (a renamed slug or id): answered with a 301 to the new path. */
-export const redirects = pgTable('redirects', {
-  fromPath: text('from_path').primaryKey(),
-  toPath: text('to_path').notNull(),
+export const redirects = pgTable("redirects", {
+  fromPath: text("from_path").primaryKey(),
+  toPath: text("to_path").notNull(),
   createdAt: createdAt(),
 });
+
+// ---------------------------------------------------------------------------------------------------------
+// Leads: the free audit, the chat, and every lead event with where the person came from.
+
+const at = (name: string) =>
+  timestamp(name, { withTimezone: true, mode: "date" });
+
+/** UTM parameters and referrer of the visit that brought the person (kept in session storage from the landing URL). */
+export interface Attribution {
+  sourcePage?: string;
+  referrer?: string;
+  utmSource?: string;
+  utmMedium?: string;
+  utmCampaign?: string;
+  utmTerm?: string;
+  utmContent?: string;
+}
+
+/**
+ * A free online-presence audit request from /free-audit. Status moves new → in progress → report sent →
+ * closed (and back); every change, note and assignment is an admin write recorded in the activity log.
+ */
+export const auditRequests = pgTable(
+  "audit_requests",
+  {
+    id: text("id").primaryKey(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    fullName: text("full_name").notNull(),
+    email: text("email").notNull(),
+    businessName: text("business_name").notNull(),
+    website: text("website").notNull().default(""),
+    phone: text("phone").notNull().default(""),
+    /** 'clinic' | 'coach' | 'other' */
+    businessType: text("business_type").notNull(),
+    /** Of 'more-leads' | 'nurturing' | 'appointment-reminders' | 'lead-capture-funnel'. */
+    goals: textList("goals"),
+    message: text("message").notNull().default(""),
+    consentAt: at("consent_at").notNull(),
+    /** The signed-in member who sent it (their dashboard lists it). */
+    userId: text("user_id").references(() => users.id, {
+      onDelete: "set null",
+    }),
+    status: text("status").notNull().default("new"),
+    assignedTo: text("assigned_to").references(() => users.id, {
+      onDelete: "set null",
+    }),
+    attribution: jsonb("attribution")
+      .$type<Attribution>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+  },
+  (t) => [
+    index("audit_requests_created_idx").on(t.createdAt),
+    index("audit_requests_status_created_idx").on(t.status, t.createdAt),
+    index("audit_requests_user_idx").on(t.userId),
+    index("audit_requests_email_idx").on(t.email),
+  ],
+);
+
+/** Internal notes on an audit request: never shown to the requester. */
+export const auditNotes = pgTable(
+  "audit_notes",
+  {
+    id: text("id").primaryKey(),
+    requestId: text("request_id")
+      .notNull()
+      .references(() => auditRequests.id, { onDelete: "cascade" }),
+    authorId: text("author_id").references(() => users.id, {
+      onDelete: "set null",
+    }),
+    /** Kept when the author's account is deleted. */
+    authorName: text("author_name").notNull(),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_notes_request_idx").on(t.requestId, t.createdAt)],
+);
+
+/**
+ * Mail that must not be lost (audit confirmations, admin notifications, chat leads): written in the same
+ * transaction as what it is about, then sent by the mail worker with retries and backoff.
+ */
+export const mailQueue = pgTable(
+  "mail_queue",
+  {
+    id: text("id").primaryKey(),
+    /** What it is about, for the logs: 'audit-confirmation', 'audit-notification', 'chat-lead' … */
+    kind: text("kind").notNull(),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html").notNull().default(""),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: at("next_attempt_at").notNull().defaultNow(),
+    lastError: text("last_error"),
+    sentAt: at("sent_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("mail_queue_due_idx").on(t.sentAt, t.nextAttemptAt)],
+);
+
+/**
+ * One chat conversation: a visitor's (by a hash of the random id their browser keeps in local storage) or
+ * a member's. While an admin has taken it over the assistant stays quiet.
+ */
+export const chatConversations = pgTable(
+  "chat_conversations",
+  {
+    id: text("id").primaryKey(),
+    /** SHA-256 of the visitor's local-storage id: the raw id is the visitor's key and is never stored. */
+    visitorKey: text("visitor_key"),
+    userId: text("user_id").references(() => users.id, {
+      onDelete: "set null",
+    }),
+    /** 'open' | 'handled' */
+    status: text("status").notNull().default("open"),
+    takenOverBy: text("taken_over_by").references(() => users.id, {
+      onDelete: "set null",
+    }),
+    takenOverAt: at("taken_over_at"),
+    /** Contact details left in the chat (a lead once an email is given). */
+    contactName: text("contact_name").notNull().default(""),
+    contactEmail: text("contact_email").notNull().default(""),
+    contactMessage: text("contact_message").notNull().default(""),
+    contactAt: at("contact_at"),
+    /** Messages from the visitor no admin has read yet. */
+    unreadForAdmin: integer("unread_for_admin").notNull().default(0),
+    attribution: jsonb("attribution")
+      .$type<Attribution>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    lastMessageAt: at("last_message_at").notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("chat_conversations_visitor_idx").on(t.visitorKey),
+    index("chat_conversations_user_idx").on(t.userId),
+    index("chat_conversations_last_idx").on(t.lastMessageAt),
+  ],
+);
+
+export interface ChatSource {
+  title: string;
+  href: string;
+}
+
+export const chatMessages = pgTable(
+  "chat_messages",
+  {
+    /** Increasing: a listener resumes after the last one it has (SSE Last-Event-ID). */
+    seq: bigint("seq", { mode: "number" })
+      .primaryKey()
+      .generatedAlwaysAsIdentity(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => chatConversations.id, { onDelete: "cascade" }),
+    /** 'visitor' | 'assistant' | 'admin' | 'system' */
+    author: text("author").notNull(),
+    adminId: text("admin_id").references(() => users.id, {
+      onDelete: "set null",
+    }),
+    /** Plain text, always shown as text. */
+    body: text("body").notNull(),
+    sources: jsonb("sources")
+      .$type<ChatSource[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    createdAt: createdAt(),
+  },
+  (t) => [index("chat_messages_conversation_idx").on(t.conversationId, t.seq)],
+);
+
+/**
+ * Every lead event in one place: an audit request, a chat lead, a sign-up, a book-a-call click, with the
+ * page it happened on and the UTM parameters of the visit. The admin overview counts them per day and source.
+ */
+export const leadEvents = pgTable(
+  "lead_events",
+  {
+    id: text("id").primaryKey(),
+    at: at("at").notNull().defaultNow(),
+    /** 'audit-request' | 'chat-lead' | 'sign-up' | 'book-call' */
+    kind: text("kind").notNull(),
+    email: text("email").notNull().default(""),
+    name: text("name").notNull().default(""),
+    userId: text("user_id").references(() => users.id, {
+      onDelete: "set null",
+    }),
+    /** The audit request, conversation or user the event is about. */
+    refId: text("ref_id"),
+    sourcePage: text("source_page").notNull().default(""),
+    referrer: text("referrer").notNull().default(""),
+    utmSource: text("utm_source").notNull().default(""),
+    utmMedium: text("utm_medium").notNull().default(""),
+    utmCampaign: text("utm_campaign").notNull().default(""),
+    utmTerm: text("utm_term").notNull().default(""),
+    utmContent: text("utm_content").notNull().default(""),
+  },
+  (t) => [
+    index("lead_events_at_idx").on(t.at),
+    index("lead_events_kind_at_idx").on(t.kind, t.at),
+    index("lead_events_email_idx").on(t.email),
+  ],
+);
