@@ -1,11 +1,13 @@
 /**
  * The server's start-up, run once before the first request is served (server.mjs warms the app up through
- * /readyz before it listens): open and migrate the database, then the tasks that need it. A failure
+ * /readyz before it listens): open and migrate the database, then the tasks that need it (the admin claim,
+ * the mail queue's worker). A failure
  * rejects, and the server stops instead of serving errors.
  */
 import { config } from './config';
 import { ready } from './db';
 import type { DatabaseHandle } from './db/client';
+import { startMailWorker } from './mail/queue';
 import { announceAdminClaim } from './modules/users/admin-claim';
 
 const state = globalThis as unknown as { __appStarted?: Promise<DatabaseHandle> };
@@ -14,6 +16,7 @@ export function startUp(): Promise<DatabaseHandle> {
   state.__appStarted ??= (async () => {
     const handle = await ready();
     await announceAdminClaim(config().SITE_URL);
+    startMailWorker();
     return handle;
   })();
   return state.__appStarted;

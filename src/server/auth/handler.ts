@@ -10,6 +10,7 @@
  * - better-auth's own error page (it repeats its query string) is replaced by ours.
  * - JSON answers for every error (429 with when to retry), never a bare 500, never cached.
  */
+import { clientIpOf } from '../http/client-ip';
 import { AUTH_MESSAGES, tooManyAttemptsMessage, type AuthMessageCode } from '../../shared/auth-messages';
 import { config } from '../config';
 import { BodyError, isJsonContentType, parseJsonBody, readBodyCapped } from '../http/request-body';
@@ -45,15 +46,6 @@ function json(status: number, code: string, message: string, extra: Record<strin
 }
 
 const fail = (status: number, code: AuthMessageCode) => json(status, code, AUTH_MESSAGES[code]);
-
-function clientIp(request: Request, ctx: AuthRequestContext, trustedHeader: string | undefined): string | undefined {
-  if (trustedHeader) {
-    // A proxy appends the address it saw: the last entry is the one our own proxy vouches for.
-    const value = request.headers.get(trustedHeader)?.split(',').pop()?.trim();
-    if (value) return value;
-  }
-  return ctx.clientAddress;
-}
 
 async function normalizeResponse(response: Response): Promise<Response> {
   if (response.status === 429) {
@@ -108,7 +100,7 @@ export async function handleAuthRequest(request: Request, ctx: AuthRequestContex
 
   const headers = new Headers(request.headers);
   headers.delete(CLIENT_IP_HEADER);
-  const ip = clientIp(request, ctx, trustedHeader);
+  const ip = clientIpOf(request, ctx.clientAddress, trustedHeader);
   if (ip) headers.set(CLIENT_IP_HEADER, ip);
   headers.delete('content-length');
 
