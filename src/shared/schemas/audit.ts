@@ -44,6 +44,13 @@ export const AUDIT_STATUS_LABELS: Record<AuditStatus, string> = {
 };
 export const isAuditStatus = (v: unknown): v is AuditStatus => typeof v === 'string' && (AUDIT_STATUSES as readonly string[]).includes(v);
 
+/** What happens after a request: the thank-you state and the confirmation email say the same. */
+export const AUDIT_NEXT_STEPS = [
+  'We review your website, your listings and how you follow up with enquiries.',
+  'Within two business days you receive your audit report by email, with what to fix first.',
+  'If it helps, we suggest a short call to walk you through it. There is no obligation.',
+] as const;
+
 /** The hidden field a person never sees or fills; a bot that fills it is answered as if accepted. */
 export const HONEYPOT_FIELD = 'faxNumber';
 
@@ -243,4 +250,4 @@ export const auditNoteSchema = z.object({
 });
 
 /** Audit request ids are random UUIDs. */
-export const auditRequestId = z.string().uuid('Not a valid request id');
+export const auditRequestId = z.uuid('Not a valid request id');

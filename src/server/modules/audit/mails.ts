@@ -6,19 +6,13 @@
 import { escapeHtml, type MailMessage } from '../../mail/templates';
 import {
   AUDIT_GOAL_LABELS,
+  AUDIT_NEXT_STEPS,
   BUSINESS_TYPE_LABELS,
   type AuditGoal,
   type AuditRequestFields,
   type AuditAttribution,
   type BusinessType,
 } from '../../../shared/schemas/audit';
-
-/** What happens after a request: the thank-you state and the confirmation say the same. */
-export const AUDIT_NEXT_STEPS = [
-  'We review your website, your listings and how you follow up with enquiries.',
-  'Within two business days you receive your audit report by email, with what to fix first.',
-  'If it helps, we suggest a short call to walk you through it. There is no obligation.',
-] as const;
 
 export const goalLabels = (goals: readonly string[]) => goals.map((g) => AUDIT_GOAL_LABELS[g as AuditGoal] ?? g);
 export const businessTypeLabel = (type: string) => BUSINESS_TYPE_LABELS[type as BusinessType] ?? type;
