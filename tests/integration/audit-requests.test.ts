@@ -11,6 +11,7 @@ import {
   assignAuditRequest,
   auditExportRows,
   auditListPage,
+  exportAuditCsv,
   auditRequestDetail,
   AUDIT_RATE_LIMIT,
   memberAuditRequests,
@@ -208,5 +209,20 @@ describe('the admin side', () => {
     const rows = await auditExportRows({ q: 'Odd', status: '' });
     expect(rows).toHaveLength(1);
     expect(rows[0]!.request).toMatchObject({ businessName: 'Odd Coaching', phone: '+44 20 7946 0000' });
+  });
+});
+
+describe('the CSV export', () => {
+  it('holds every field of the filtered requests, neutralises formulas, and is the admin’s only', async () => {
+    await submit(submission({ fullName: 'Eve Example', businessName: '=HYPERLINK("http://evil.example","click")', message: 'line one\nline, two' }));
+    await submit(submission({ businessName: 'Other Co' }));
+    const csv = await exportAuditCsv(admin, { q: 'hyperlink', status: '' });
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines[0]).toMatch(/^Received \(UTC\),Status,Full name,Email,Business name,/);
+    expect(lines).toHaveLength(2); // the header and the one match (the message's line break is inside quotes)
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
+    expect(csv).toContain('"line one\nline, two"');
+    expect(csv).toContain("'+44 20 7946 0000");
+    await expect(exportAuditCsv(member, { q: '', status: '' })).rejects.toMatchObject({ code: 'NOT_ADMIN' });
   });
 });

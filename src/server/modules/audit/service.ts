@@ -26,7 +26,8 @@ import {
   type AuditStatus,
   type AuditSubmission,
 } from '../../../shared/schemas/audit';
-import { auditConfirmationEmail, auditNotificationEmail } from './mails';
+import { toCsv } from '../../../shared/csv';
+import { auditConfirmationEmail, auditNotificationEmail, businessTypeLabel, goalLabels } from './mails';
 import * as repo from './repository';
 
 /** Five requests per client address in ten minutes: enough for a person, useless for a flood. */
@@ -145,6 +146,65 @@ export async function auditRequestDetail(id: string) {
 }
 
 export const auditExportRows = (query: Pick<AuditListQuery, 'q' | 'status'>) => repo.exportAuditRequests(query, AUDIT_EXPORT_MAX_ROWS);
+
+const CSV_HEADER = [
+  'Received (UTC)',
+  'Status',
+  'Full name',
+  'Email',
+  'Business name',
+  'Website',
+  'Phone',
+  'Business type',
+  'Goals',
+  'Message',
+  'Consent given (UTC)',
+  'Assigned to',
+  'Member account',
+  'Source page',
+  'Referrer',
+  'UTM source',
+  'UTM medium',
+  'UTM campaign',
+  'UTM term',
+  'UTM content',
+  'Id',
+];
+
+/** The CSV export of the list as filtered (admin only; checked again here, not only by the route guard). */
+export async function exportAuditCsv(actorId: string | undefined, query: Pick<AuditListQuery, 'q' | 'status'>): Promise<string> {
+  await requireAdmin(actorId, db());
+  const rows = await auditExportRows(query);
+  return toCsv([
+    CSV_HEADER,
+    ...rows.map(({ request: r, assigneeEmail }) => {
+      const a = r.attribution;
+      return [
+        r.createdAt,
+        AUDIT_STATUS_LABELS[r.status as AuditStatus] ?? r.status,
+        r.fullName,
+        r.email,
+        r.businessName,
+        r.website,
+        r.phone,
+        businessTypeLabel(r.businessType),
+        goalLabels(r.goals).join('; '),
+        r.message,
+        r.consentAt,
+        assigneeEmail ?? '',
+        r.userId ? 'yes' : 'no',
+        a.sourcePage,
+        a.referrer,
+        a.utmSource,
+        a.utmMedium,
+        a.utmCampaign,
+        a.utmTerm,
+        a.utmContent,
+        r.id,
+      ];
+    }),
+  ]);
+}
 
 /** A member's own requests and their statuses (the dashboard). Notes and the assignee stay internal. */
 export const memberAuditRequests = (userId: string) => repo.listRequestsOfUser(userId, 50);
