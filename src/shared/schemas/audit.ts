@@ -42,6 +42,17 @@ export const AUDIT_STATUS_LABELS: Record<AuditStatus, string> = {
   'report-sent': 'Report sent',
   closed: 'Closed',
 };
+/** Badge colours by status (text and background pass WCAG AA contrast). */
+export const AUDIT_STATUS_BADGE: Record<AuditStatus, string> = {
+  new: 'bg-brand-50 text-brand-800 ring-brand-200',
+  'in-progress': 'bg-amber-50 text-amber-900 ring-amber-200',
+  'report-sent': 'bg-emerald-50 text-emerald-800 ring-emerald-200',
+  closed: 'bg-slate-100 text-slate-700 ring-slate-200',
+};
+export const auditStatusBadgeClass = (status: string) =>
+  `inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${AUDIT_STATUS_BADGE[status as AuditStatus] ?? AUDIT_STATUS_BADGE.closed}`;
+export const auditStatusLabel = (status: string) => AUDIT_STATUS_LABELS[status as AuditStatus] ?? status;
+
 export const isAuditStatus = (v: unknown): v is AuditStatus => typeof v === 'string' && (AUDIT_STATUSES as readonly string[]).includes(v);
 
 /** What happens after a request: the thank-you state and the confirmation email say the same. */

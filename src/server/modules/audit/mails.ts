@@ -39,8 +39,21 @@ export interface NotifiedRequest extends AuditRequestFields {
   attribution: AuditAttribution;
 }
 
+export interface RequestFacts {
+  fullName: string;
+  email: string;
+  businessName: string;
+  website?: string | undefined;
+  phone?: string | undefined;
+  businessType: string;
+  goals: readonly string[];
+  message: string;
+  memberEmail?: string | undefined;
+  attribution: AuditAttribution;
+}
+
 /** Every field as label/value pairs (also what the admin detail page shows). */
-export function auditRequestFacts(r: Omit<NotifiedRequest, 'consent' | 'id'> & { website?: string | undefined; phone?: string | undefined }): [string, string][] {
+export function auditRequestFacts(r: RequestFacts): [string, string][] {
   const a = r.attribution;
   const facts: [string, string][] = [
     ['Full name', r.fullName],
