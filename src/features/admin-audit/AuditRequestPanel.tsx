@@ -9,7 +9,7 @@ import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-act
 import { Section, SelectInput, TextArea } from '../../components/admin/fields';
 import { toast } from '../../components/admin/toasts';
 import { formatUtc } from '../../shared/activity-query';
-import { AUDIT_LIMITS, AUDIT_STATUS_LABELS, AUDIT_STATUSES, auditStatusBadgeClass, type AuditStatus } from '../../shared/schemas/audit';
+import { AUDIT_LIMITS, AUDIT_STATUS_LABELS, AUDIT_STATUSES, type AuditStatus } from '../../shared/schemas/audit';
 
 export interface PanelNote {
   id: string;
@@ -85,19 +85,14 @@ export default function AuditRequestPanel(props: Props) {
   return (
     <div className="grid gap-6">
       <Section title="Status and owner">
-        <div className="grid gap-4 sm:grid-cols-2">
-          <div>
-            <SelectInput
+        <div className="grid gap-4">
+          <SelectInput
               label="Status"
               value={status}
               onValue={(v) => void changeStatus(v)}
               options={AUDIT_STATUSES.map((s) => ({ value: s, label: AUDIT_STATUS_LABELS[s] }))}
-              hint={busy === 'status' ? 'Saving…' : 'Changes are saved at once and recorded in the activity log.'}
-            />
-            <p className="mt-2 text-sm text-slate-600">
-              Now: <span className={auditStatusBadgeClass(status)} data-testid="audit-status-badge">{AUDIT_STATUS_LABELS[status]}</span>
-            </p>
-          </div>
+            hint={busy === 'status' ? 'Saving…' : 'Changes are saved at once and recorded in the activity log.'}
+          />
           <SelectInput
             label="Assigned to"
             value={assignee}

@@ -115,7 +115,7 @@ function Group({ field, legend, error, children }: { field: AuditFormField; lege
 
 export function ThankYou({ headingRef }: { headingRef?: React.Ref<HTMLHeadingElement> }) {
   return (
-    <section aria-labelledby="audit-thanks" data-testid="audit-thank-you" className="rounded-2xl border border-green-200 bg-green-50 p-6 sm:p-8">
+    <section aria-labelledby="audit-thanks" data-testid="audit-thank-you" className="rounded-xl bg-green-50 p-5 sm:p-6">
       <h2 id="audit-thanks" ref={headingRef} tabIndex={-1} className="text-2xl font-bold text-ink outline-none">
         Thank you — your request is in
       </h2>
