@@ -30,6 +30,7 @@ import { POLICY_KINDS, savePolicy } from '../server/modules/policies/service';
 import { previewHtml } from '../server/modules/rich-text/service';
 import { LIMITS, recordId } from '../shared/schemas/fields';
 import { policyFieldsSchema } from '../shared/schemas/policy';
+import { auditActions } from './admin-audit';
 import { toActionError } from './errors';
 
 const idInput = z.object({ id: recordId });
@@ -153,6 +154,8 @@ export const admin = {
       handler: (input, ctx) => writeDocument(ctx, () => saveSeoEntry(ctx.locals.user?.id, input), ['fields']),
     }),
   },
+  /** Free-audit requests: status, internal notes, assignment. */
+  audit: auditActions,
   activity: {
     revert: defineAction({
       input: z.object({ id: z.uuid() }),

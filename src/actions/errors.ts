@@ -4,6 +4,7 @@
  * errors, so a form shows them beside the field exactly like the schema's own.
  */
 import { ActionError, type ActionErrorCode } from 'astro:actions';
+import { AuditError } from '../server/modules/audit/service';
 import { ContentError, type ContentErrorCode } from '../server/modules/content/errors';
 import { UsersError, type UsersErrorCode } from '../server/modules/users/service';
 
@@ -43,6 +44,10 @@ function inputError(fieldErrors: Record<string, string>, pathPrefix: readonly st
 /** ActionErrors pass through; anything that is not one of our services' errors is rethrown (a 500). */
 export function toActionError(err: unknown, fieldPathPrefix: readonly string[] = []): never {
   if (err instanceof UsersError) throw new ActionError({ code: USERS_CODES[err.code], message: err.message });
+  if (err instanceof AuditError) {
+    if (err.code === 'INVALID') throw inputError(err.fieldErrors, fieldPathPrefix);
+    throw new ActionError({ code: 'NOT_FOUND', message: err.message });
+  }
   if (err instanceof ContentError) {
     if (err.code === 'INVALID') throw inputError(err.fieldErrors, fieldPathPrefix);
     throw new ActionError({ code: CONTENT_CODES[err.code], message: err.message });

@@ -70,6 +70,9 @@ const ACTION_LABELS: Record<string, string> = {
   revert: 'Reverted',
   import: 'Imported',
   upload: 'Uploaded',
+  status: 'Status changed',
+  note: 'Note added',
+  assign: 'Assigned',
 };
 
 const TYPE_LABELS: Record<string, string> = {
@@ -84,6 +87,7 @@ const TYPE_LABELS: Record<string, string> = {
   seo: 'SEO',
   landing: 'Landing page',
   page: 'Pages',
+  audit: 'Audit requests',
 };
 
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -100,6 +104,7 @@ const ADMIN_RECORD_PAGES: Record<string, string> = {
   demo: '/admin/demos',
   article: '/admin/articles',
   faq: '/admin/faqs',
+  audit: '/admin/audit',
 };
 
 /**

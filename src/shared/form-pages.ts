@@ -7,12 +7,15 @@ export const AUTH_FORM_PAGE = '/auth';
 export const RESET_PASSWORD_FORM_PAGE = '/auth/reset-password';
 export const CHANGE_PASSWORD_FORM_PAGE = '/auth/change-password';
 export const ADMIN_CLAIM_PAGE = '/claim-admin';
+/** The free audit request (src/pages/free-audit.astro). */
+export const FREE_AUDIT_FORM_PAGE = '/free-audit';
 
 export const FORM_POST_PAGES: ReadonlySet<string> = new Set([
   AUTH_FORM_PAGE,
   RESET_PASSWORD_FORM_PAGE,
   CHANGE_PASSWORD_FORM_PAGE,
   ADMIN_CLAIM_PAGE,
+  FREE_AUDIT_FORM_PAGE,
 ]);
 
 /** The hidden field that says which of a page's forms was sent. */

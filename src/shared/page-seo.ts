@@ -37,6 +37,11 @@ export const LIST_PAGE_SEO = {
     title: 'Articles',
     description: 'Practical guides on answering leads faster, following up without chasing, and filling your calendar.',
   },
+  '/free-audit': {
+    title: 'Free online presence audit',
+    description:
+      'Tell us about your business and get a free review of your website, listings and follow-up, with what to fix first. No obligation.',
+  },
 } as const satisfies Record<string, OwnSeo>;
 
 /**
@@ -86,6 +91,7 @@ export const SEO_EDITABLE_PAGES: readonly SeoEditablePage[] = [
   { path: '/packages', label: 'Packages', note: 'All active packages.' },
   { path: '/demos', label: 'Demos', note: 'All demo builds.' },
   { path: '/articles', label: 'Articles', note: 'The article list, every tag and page of it.' },
+  { path: '/free-audit', label: 'Free audit', note: 'The free audit request form.' },
   { path: '/privacy', label: 'Privacy Policy', note: 'The privacy policy.' },
   { path: '/terms', label: 'Terms of Service', note: 'The terms of service.' },
   { path: SEO_DEFAULTS_PATH, label: 'Site defaults', note: 'Used by every page where the page and its own entry say nothing.' },

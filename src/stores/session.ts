@@ -16,6 +16,9 @@ export interface SessionUser {
   lastName: string;
   role: Role;
   emailVerified: boolean;
+  /** Only when the member gave them (forms such as /free-audit pre-fill them). */
+  phone?: string;
+  website?: string;
 }
 
 export interface SessionState {
@@ -40,6 +43,8 @@ export function toSessionUser(raw: unknown): SessionUser | undefined {
     lastName: str(u.lastName),
     role: u.role === 'admin' ? 'admin' : 'user',
     emailVerified: u.emailVerified === true,
+    ...(str(u.phone) && { phone: str(u.phone) }),
+    ...(str(u.website) && { website: str(u.website) }),
   };
 }
 

@@ -7,7 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { ADMIN_PAGES, fillRoute, routeMatcher, type AdminRoute } from '../support/admin-pages';
-import { ADMIN_STATE } from './support/accounts';
+import { ADMIN_STATE, freshClientIp } from './support/accounts';
 import { callAction } from './support/admin-actions';
 import { VIEWPORTS } from './support/public-pages';
 
@@ -77,6 +77,12 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     fields: { name: `Axe check ${id}`, shortText: 'After <b>bold</b>', price: 150 },
   });
   expect(updated.status, JSON.stringify(updated.error)).toBe(200);
+  // A free-audit request, so /admin/audit/[id] has a record (requests are kept: nothing to remove after).
+  const audit = await admin.post('/api/audit-requests', {
+    headers: { origin: baseURL!, 'x-real-ip': freshClientIp() },
+    data: { fullName: 'Axe Check', email: 'axe-check@example.com', businessName: 'Axe Check Clinic', businessType: 'clinic', goals: ['more-leads'], consent: true },
+  });
+  expect(audit.status(), await audit.text()).toBe(200);
   await admin.dispose();
 });
 

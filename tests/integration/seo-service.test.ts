@@ -55,7 +55,7 @@ describe('sitemap', () => {
     ]);
     const paths = (await sitemapUrls()).map((u) => u.path);
     expect(paths).toEqual(
-      expect.arrayContaining(['/', '/services', '/packages', '/demos', '/articles', '/privacy', '/terms']),
+      expect.arrayContaining(['/', '/services', '/packages', '/demos', '/articles', '/free-audit', '/privacy', '/terms']),
     );
     expect(paths).toEqual(
       expect.arrayContaining(['/service/lead-outreach', '/demo/dental-bot', '/package/growth', '/article/no-shows']),

@@ -16,7 +16,7 @@ afterEach(() => {
 
 describe('session store', () => {
   it('maps better-auth users to our shape; unknown roles are plain users; junk is no user', () => {
-    expect(toSessionUser(rawUser)).toEqual({ id: 'u1', email: 'ada@example.com', name: 'Ada Lovelace', firstName: 'Ada', lastName: 'Lovelace', role: 'admin', emailVerified: true });
+    expect(toSessionUser(rawUser)).toEqual({ id: 'u1', email: 'ada@example.com', name: 'Ada Lovelace', firstName: 'Ada', lastName: 'Lovelace', role: 'admin', emailVerified: true, phone: '+1' });
     expect(toSessionUser({ ...rawUser, role: 'superuser' })?.role).toBe('user');
     expect(toSessionUser({ email: 'x@example.com' })).toBeUndefined();
     expect(toSessionUser(null)).toBeUndefined();

@@ -14,7 +14,7 @@ interface Recipient {
   name?: string | null;
 }
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const greeting = (to: Recipient) => `Hello${to.name?.trim() ? ` ${to.name.trim()}` : ''},`;

@@ -2,8 +2,7 @@
 import { listSitemapRows } from './repository';
 
 /** Public list pages, in the order a crawler should find them. */
-// /free-audit joins this list with the leads feature that adds the page: a sitemap never lists a 404.
-export const SITEMAP_LIST_PAGES = ['/services', '/packages', '/demos', '/articles', '/privacy', '/terms'];
+export const SITEMAP_LIST_PAGES = ['/services', '/packages', '/demos', '/articles', '/free-audit', '/privacy', '/terms'];
 
 /** Paths no crawler should visit: private, per-user or API routes. */
 export const DISALLOWED_PATHS = ['/admin', '/dashboard', '/auth', '/verify-email', '/claim-admin', '/api'];

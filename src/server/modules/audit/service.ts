@@ -1,0 +1,287 @@
+/**
+ * The free audit (PRODUCT.md "Free audit", "/admin/audit"). A request is validated with the shared rules,
+ * refused past the rate limit, silently dropped when the honeypot is filled, and otherwise stored in ONE
+ * transaction with its lead event and both emails (the mail queue sends them with retries: a mail failure
+ * never loses the request). Every admin write re-checks the admin inside its transaction and is recorded in
+ * the activity log with before and after.
+ */
+import { config } from '../../config';
+import { db } from '../../db';
+import { enqueueMail } from '../../mail/queue';
+import { logger } from '../../logger';
+import { insertActivity } from '../activity/repository';
+import { consumeRateLimit } from '../rate-limit/service';
+import { getSiteContent } from '../site/service';
+import { requireAdmin } from '../users/service';
+import {
+  AUDIT_PER_PAGE,
+  AUDIT_STATUS_LABELS,
+  auditFieldErrors,
+  auditFormValuesOf,
+  auditNoteSchema,
+  auditRequestSchema,
+  type AuditFieldErrors,
+  type AuditFormValues,
+  type AuditListQuery,
+  type AuditStatus,
+  type AuditSubmission,
+} from '../../../shared/schemas/audit';
+import { toCsv } from '../../../shared/csv';
+import { auditConfirmationEmail, auditNotificationEmail, businessTypeLabel, goalLabels } from './mails';
+import * as repo from './repository';
+
+/** Five requests per client address in ten minutes: enough for a person, useless for a flood. */
+export const AUDIT_RATE_LIMIT = { max: 5, windowSeconds: 600 } as const;
+/** The most rows one CSV export holds. */
+export const AUDIT_EXPORT_MAX_ROWS = 10_000;
+export const AUDIT_ENTITY = 'audit';
+
+export type AuditErrorCode = 'NOT_FOUND' | 'INVALID';
+
+export class AuditError extends Error {
+  constructor(
+    readonly code: AuditErrorCode,
+    message: string,
+    readonly fieldErrors: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'AuditError';
+  }
+}
+
+const notFound = () => new AuditError('NOT_FOUND', 'This audit request does not exist (any more).');
+
+/** "in 45 seconds", "in 7 minutes": when a refused client may try again, in words. */
+export function retryInWords(seconds: number): string {
+  if (seconds < 60) return `in ${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+export type SubmitResult =
+  | { kind: 'accepted'; id: string | undefined }
+  | { kind: 'invalid'; fieldErrors: AuditFieldErrors; values: AuditFormValues }
+  | { kind: 'rate-limited'; retryAfterSeconds: number; message: string; values: AuditFormValues };
+
+export interface SubmitContext {
+  /** The client's address (rate limit); undefined only outside a request (tests). */
+  clientIp: string | undefined;
+  /** The signed-in member sending it, read from the session on the server (never from the form). */
+  userId: string | undefined;
+}
+
+export async function submitAuditRequest(submission: AuditSubmission, ctx: SubmitContext): Promise<SubmitResult> {
+  const values = auditFormValuesOf(submission.fields);
+  const parsed = auditRequestSchema.safeParse(submission.fields);
+  if (!parsed.success) return { kind: 'invalid', fieldErrors: auditFieldErrors(parsed.error), values };
+
+  const limit = await consumeRateLimit(`audit:${ctx.clientIp ?? 'unknown'}`, AUDIT_RATE_LIMIT);
+  if (!limit.ok) {
+    const message = `Too many requests from your connection. Please try again ${retryInWords(limit.retryAfterSeconds)}.`;
+    return { kind: 'rate-limited', retryAfterSeconds: limit.retryAfterSeconds, message, values };
+  }
+  // A bot filled the field no person sees: it is told "thank you" and nothing is stored or sent.
+  if (submission.honeypot.trim() !== '') {
+    logger.info({ ip: ctx.clientIp }, 'audit request dropped: honeypot filled');
+    return { kind: 'accepted', id: undefined };
+  }
+
+  const fields = parsed.data;
+  const { siteName } = await getSiteContent();
+  const id = crypto.randomUUID();
+  await db().transaction(async (tx) => {
+    const member = ctx.userId ? await repo.findUserSummary(ctx.userId, tx) : undefined;
+    await repo.insertAuditRequest(tx, {
+      id,
+      fullName: fields.fullName,
+      email: fields.email,
+      businessName: fields.businessName,
+      website: fields.website ?? '',
+      phone: fields.phone ?? '',
+      businessType: fields.businessType,
+      goals: fields.goals,
+      message: fields.message,
+      consentAt: new Date(),
+      userId: member?.id ?? null,
+      attribution: submission.attribution,
+    });
+    await repo.insertLeadEvent(tx, {
+      kind: 'audit-request',
+      email: fields.email,
+      name: fields.fullName,
+      userId: member?.id ?? null,
+      refId: id,
+      attribution: submission.attribution,
+    });
+    const confirmation = auditConfirmationEmail(fields, siteName);
+    await enqueueMail(tx, { kind: 'audit-confirmation', ...confirmation });
+    const adminUrl = new URL(`/admin/audit/${id}`, config().SITE_URL).toString();
+    const notified = { ...fields, id, memberEmail: member?.email, attribution: submission.attribution };
+    for (const admin of await repo.listAdmins(tx)) {
+      await enqueueMail(tx, { kind: 'audit-notification', ...auditNotificationEmail(admin.email, notified, adminUrl, siteName) });
+    }
+  });
+  logger.info({ id, member: Boolean(ctx.userId) }, 'audit request received');
+  return { kind: 'accepted', id };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Admin reads.
+
+export async function auditListPage(query: AuditListQuery) {
+  const { rows, total } = await repo.listAuditRequests(query, AUDIT_PER_PAGE, (query.page - 1) * AUDIT_PER_PAGE);
+  return { rows, total, pages: Math.max(1, Math.ceil(total / AUDIT_PER_PAGE)) };
+}
+
+export async function auditRequestDetail(id: string) {
+  const request = await repo.findAuditRequest(id);
+  if (!request) return undefined;
+  const [notes, admins, member, assignee] = await Promise.all([
+    repo.listNotes(id),
+    repo.listAdmins(),
+    request.userId ? repo.findUserSummary(request.userId) : undefined,
+    request.assignedTo ? repo.findUserSummary(request.assignedTo) : undefined,
+  ]);
+  return { request, notes, admins, member, assignee };
+}
+
+export const auditExportRows = (query: Pick<AuditListQuery, 'q' | 'status'>) => repo.exportAuditRequests(query, AUDIT_EXPORT_MAX_ROWS);
+
+const CSV_HEADER = [
+  'Received (UTC)',
+  'Status',
+  'Full name',
+  'Email',
+  'Business name',
+  'Website',
+  'Phone',
+  'Business type',
+  'Goals',
+  'Message',
+  'Consent given (UTC)',
+  'Assigned to',
+  'Member account',
+  'Source page',
+  'Referrer',
+  'UTM source',
+  'UTM medium',
+  'UTM campaign',
+  'UTM term',
+  'UTM content',
+  'Id',
+];
+
+/** The CSV export of the list as filtered (admin only; checked again here, not only by the route guard). */
+export async function exportAuditCsv(actorId: string | undefined, query: Pick<AuditListQuery, 'q' | 'status'>): Promise<string> {
+  await requireAdmin(actorId, db());
+  const rows = await auditExportRows(query);
+  return toCsv([
+    CSV_HEADER,
+    ...rows.map(({ request: r, assigneeEmail }) => {
+      const a = r.attribution;
+      return [
+        r.createdAt,
+        AUDIT_STATUS_LABELS[r.status as AuditStatus] ?? r.status,
+        r.fullName,
+        r.email,
+        r.businessName,
+        r.website,
+        r.phone,
+        businessTypeLabel(r.businessType),
+        goalLabels(r.goals).join('; '),
+        r.message,
+        r.consentAt,
+        assigneeEmail ?? '',
+        r.userId ? 'yes' : 'no',
+        a.sourcePage,
+        a.referrer,
+        a.utmSource,
+        a.utmMedium,
+        a.utmCampaign,
+        a.utmTerm,
+        a.utmContent,
+        r.id,
+      ];
+    }),
+  ]);
+}
+
+/** A member's own requests and their statuses (the dashboard). Notes and the assignee stay internal. */
+export const memberAuditRequests = (userId: string) => repo.listRequestsOfUser(userId, 50);
+
+// ---------------------------------------------------------------------------------------------------------
+// Admin writes.
+
+const who = (r: repo.AuditRequestRow) => `${r.fullName} (${r.businessName})`;
+
+async function adminWrite<T>(actorId: string | undefined, requestId: string, work: (tx: repo.Executor, actor: Awaited<ReturnType<typeof requireAdmin>>, request: repo.AuditRequestRow) => Promise<T>) {
+  return db().transaction(async (tx) => {
+    const actor = await requireAdmin(actorId, tx);
+    const request = await repo.lockAuditRequest(requestId, tx);
+    if (!request) throw notFound();
+    return work(tx, actor, request);
+  });
+}
+
+/** Any of the four statuses, forwards or back; an unchanged status records nothing. */
+export async function setAuditStatus(actorId: string | undefined, requestId: string, status: AuditStatus) {
+  return adminWrite(actorId, requestId, async (tx, actor, request) => {
+    if (request.status === status) return { changed: false };
+    await repo.updateAuditRequest(request.id, { status }, tx);
+    const from = AUDIT_STATUS_LABELS[request.status as AuditStatus] ?? request.status;
+    await insertActivity(tx, {
+      actorId: actor.id,
+      actorEmail: actor.email,
+      action: 'status',
+      entityType: AUDIT_ENTITY,
+      entityId: request.id,
+      summary: `${who(request)}: ${from} → ${AUDIT_STATUS_LABELS[status]}`,
+      before: { status: request.status },
+      after: { status },
+    });
+    return { changed: true };
+  });
+}
+
+/** An internal note with its author and time; never shown or sent to the requester. */
+export async function addAuditNote(actorId: string | undefined, requestId: string, body: unknown) {
+  const parsed = auditNoteSchema.safeParse({ body });
+  if (!parsed.success) throw new AuditError('INVALID', 'Please correct the note.', { body: parsed.error.issues[0]!.message });
+  return adminWrite(actorId, requestId, async (tx, actor, request) => {
+    const note = await repo.insertNote(tx, { requestId: request.id, authorId: actor.id, authorName: actor.name.trim() || actor.email, body: parsed.data.body });
+    await insertActivity(tx, {
+      actorId: actor.id,
+      actorEmail: actor.email,
+      action: 'note',
+      entityType: AUDIT_ENTITY,
+      entityId: request.id,
+      summary: `Note on ${who(request)}`,
+      before: null,
+      after: { note: parsed.data.body },
+    });
+    return note;
+  });
+}
+
+/** Assigns the request to an admin (verified, active), or to nobody with null. */
+export async function assignAuditRequest(actorId: string | undefined, requestId: string, assigneeId: string | null) {
+  return adminWrite(actorId, requestId, async (tx, actor, request) => {
+    if ((request.assignedTo ?? null) === assigneeId) return { changed: false };
+    const admins = await repo.listAdmins(tx);
+    const assignee = assigneeId === null ? undefined : admins.find((a) => a.id === assigneeId);
+    if (assigneeId !== null && !assignee) throw new AuditError('INVALID', 'Choose an admin to assign.', { assignedTo: 'Only an admin can be assigned' });
+    const previous = request.assignedTo ? ((await repo.findUserSummary(request.assignedTo, tx))?.email ?? request.assignedTo) : null;
+    await repo.updateAuditRequest(request.id, { assignedTo: assigneeId }, tx);
+    await insertActivity(tx, {
+      actorId: actor.id,
+      actorEmail: actor.email,
+      action: 'assign',
+      entityType: AUDIT_ENTITY,
+      entityId: request.id,
+      summary: `${who(request)}: assigned to ${assignee ? assignee.name || assignee.email : 'nobody'}`,
+      before: { assignedTo: previous },
+      after: { assignedTo: assignee?.email ?? null },
+    });
+    return { changed: true };
+  });
+}

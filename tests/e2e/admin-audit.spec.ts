@@ -1,0 +1,128 @@
+/**
+ * The free-audit pipeline from the admin's side, in Chromium: a request sent by a member shows in the
+ * admin list and on the member's dashboard; the admin opens it, changes its status (the member sees the new
+ * one), adds a note (never shown to the member), exports the CSV with formula-like values neutralised; and
+ * markup typed into every field is shown as text in admin and escaped in the emails.
+ */
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { ADMIN_STATE, freshClientIp, gotoHydrated, MEMBER_STATE, newestMailTo, savedAccounts } from './support/accounts';
+
+test.use({ storageState: ADMIN_STATE });
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const XSS = `<img src=x onerror="window.__xss=1">`;
+
+/** Sends a request through the page's own form (no script), as the given browser context. */
+async function sendRequest(page: Page, fields: { fullName: string; email: string; businessName: string; message?: string; phone?: string; website?: string }) {
+  await page.context().setExtraHTTPHeaders({ 'x-real-ip': freshClientIp() });
+  await gotoHydrated(page, '/free-audit');
+  const name = page.getByLabel('Full name', { exact: true });
+  await name.fill(fields.fullName);
+  await page.getByLabel('Email', { exact: true }).fill(fields.email);
+  await page.getByLabel('Business name').fill(fields.businessName);
+  if (fields.website !== undefined) await page.getByLabel('Website (optional)').fill(fields.website);
+  if (fields.phone !== undefined) await page.getByLabel('Phone (optional)').fill(fields.phone);
+  await page.getByLabel('Other').check();
+  await page.getByLabel('Lead-capture funnel').check();
+  if (fields.message !== undefined) await page.getByLabel('Anything we should know? (optional)').fill(fields.message);
+  await page.getByLabel(/I agree to be contacted/).check();
+  await page.getByRole('button', { name: 'Request my free audit' }).click();
+  await expect(page.getByTestId('audit-thank-you')).toBeVisible();
+}
+
+async function memberPage(browser: Browser) {
+  const context = await browser.newContext({ storageState: MEMBER_STATE });
+  return context.newPage();
+}
+
+test('a member’s request: in the admin list, opened, status changed, noted, exported, and on the member’s dashboard', async ({ page, browser }) => {
+  const business = `Formula Clinic ${unique()}`;
+  const member = await memberPage(browser);
+  const { member: account } = savedAccounts();
+  // The member's name and email are filled in from their session; the request is linked to the account.
+  await sendRequest(member, { fullName: `${account.firstName} ${account.lastName}`, email: account.email, businessName: business, phone: '+1 555 0100', message: '=1+2 please' });
+
+  await page.goto(`/admin/audit?q=${encodeURIComponent(business)}`);
+  const row = page.locator('tr[data-audit-row]').filter({ hasText: business });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByText('New', { exact: true })).toBeVisible();
+  // Filter by status in the URL: a new request is not "closed".
+  await page.goto(`/admin/audit?q=${encodeURIComponent(business)}&status=closed`);
+  await expect(page.getByText('No requests match this search.')).toBeVisible();
+
+  await page.goto(`/admin/audit?q=${encodeURIComponent(business)}`);
+  await page.locator('tr[data-audit-row]').getByRole('link').first().click();
+  await expect(page).toHaveURL(/\/admin\/audit\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: business })).toBeVisible();
+  await expect(page.locator('[data-fact="Member account"]')).toHaveText(account.email);
+  await expect(page.locator('[data-fact="Message"]')).toHaveText('=1+2 please');
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+
+  await page.getByLabel('Status').selectOption('in-progress');
+  await expect(page.getByText('Status: In progress.')).toBeVisible();
+  const note = `Called the owner ${unique()}`;
+  await page.getByLabel('New note').fill(note);
+  await page.getByRole('button', { name: 'Add note' }).click();
+  await expect(page.getByTestId('audit-note').filter({ hasText: note })).toBeVisible();
+  // Both survive a reload: they were stored, not just shown.
+  await page.reload();
+  await expect(page.getByLabel('Status')).toHaveValue('in-progress');
+  await expect(page.getByTestId('audit-note').filter({ hasText: note })).toContainText('UTC');
+
+  // The CSV of the filtered list: every field, formula-like values neutralised.
+  const csvResponse = await page.request.get(`/api/admin/audit/export?q=${encodeURIComponent(business)}`);
+  expect(csvResponse.status()).toBe(200);
+  expect(csvResponse.headers()['content-disposition']).toMatch(/^attachment; filename="audit-requests-.*\.csv"$/);
+  const csv = await csvResponse.text();
+  expect(csv).toContain(business);
+  expect(csv).toContain("'=1+2 please");
+  expect(csv).toContain("'+1 555 0100");
+  expect(csv).toContain('In progress');
+  expect(csv.trim().split('\r\n')).toHaveLength(2);
+  // The Export link carries the list's filter.
+  await page.goto(`/admin/audit?q=${encodeURIComponent(business)}&status=in-progress`);
+  await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', `/api/admin/audit/export?q=${encodeURIComponent(business).replace(/%20/g, '+')}&status=in-progress`);
+
+  // The member sees the request and its new status, never the note.
+  await member.goto('/dashboard');
+  const mine = member.getByTestId('your-audit-requests');
+  await expect(mine.getByText(business)).toBeVisible();
+  await expect(mine.locator('li').filter({ hasText: business })).toContainText('In progress');
+  await expect(member.getByText(note)).toHaveCount(0);
+  await member.context().close();
+});
+
+test('markup typed into every field is text in admin and escaped in the emails', async ({ page, browser }) => {
+  const visitor = await (await browser.newContext()).newPage();
+  const email = `xss-${unique()}@example.com`;
+  const business = `XSS Co ${unique()} ${XSS}`;
+  // Name and phone have their own rules (no markup gets through them); every free-text field carries it.
+  await sendRequest(visitor, { fullName: `Eve ${XSS}`, email, businessName: business, message: `${XSS}<script>window.__xss=1</script>` });
+
+  await page.goto(`/admin/audit?q=${encodeURIComponent('XSS Co')}`);
+  const row = page.locator('tr[data-audit-row]').filter({ hasText: business });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole('link')).toHaveText(`Eve ${XSS}`);
+  await row.getByRole('link').click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(business);
+  await expect(page.locator('[data-fact="Message"]')).toHaveText(`${XSS}<script>window.__xss=1</script>`);
+  await expect(page.locator('main img[src="x"]')).toHaveCount(0);
+  await page.getByLabel('New note').fill(XSS);
+  await page.getByRole('button', { name: 'Add note' }).click();
+  await expect(page.getByTestId('audit-note').filter({ hasText: XSS })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+
+  // The confirmation (plain text and HTML parts) carries the typed text, escaped in the HTML.
+  await expect.poll(() => newestMailTo(email) ?? '', { timeout: 10_000 }).toContain('Thank you for requesting');
+  const htmlOf = (mail: string) => mail.slice(mail.indexOf('Content-Type: text/html'));
+  const confirmation = htmlOf(newestMailTo(email)!);
+  expect(confirmation).toContain('&lt;img src=x onerror=&quot;window.__xss=1&quot;&gt;');
+  expect(confirmation).not.toMatch(/<img/i);
+  // So does the admins' notification, with every field.
+  const { admin } = savedAccounts();
+  await expect.poll(() => newestMailTo(admin.email) ?? '', { timeout: 10_000 }).toContain('XSS Co');
+  const notification = htmlOf(newestMailTo(admin.email)!);
+  expect(notification).toContain('&lt;script&gt;window.__xss=1&lt;/script&gt;');
+  expect(notification).not.toMatch(/<img|<script/i);
+  await visitor.context().close();
+});

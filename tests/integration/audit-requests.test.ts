@@ -1,0 +1,228 @@
+/**
+ * The free-audit pipeline on the server (src/server/modules/audit): a valid request is stored with its
+ * lead event and both emails in one transaction, linked to the member who sent it; bad input, the
+ * honeypot and the rate limit store nothing; admin writes are the admin's only, recorded with before/after.
+ */
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { activityLog, auditNotes, auditRequests, leadEvents, mailQueue } from '../../src/server/db/schema';
+import {
+  addAuditNote,
+  assignAuditRequest,
+  auditExportRows,
+  auditListPage,
+  exportAuditCsv,
+  auditRequestDetail,
+  AUDIT_RATE_LIMIT,
+  memberAuditRequests,
+  setAuditStatus,
+  submitAuditRequest,
+} from '../../src/server/modules/audit/service';
+import { auditSubmissionOf, type AuditSubmission } from '../../src/shared/schemas/audit';
+import { createAuthHarness, randomIp, type AuthHarness } from '../support/auth';
+
+let h: AuthHarness;
+let admin: string;
+let member: string;
+beforeEach(async () => {
+  h = await createAuthHarness();
+  ({ userId: admin } = await h.signUpVerified({ email: 'owner@example.com' }));
+  ({ userId: member } = await h.signUpVerified({ email: 'member@example.com' }));
+});
+afterEach(() => h.close());
+
+const XSS = '<img src=x onerror=alert(1)>';
+const fields = (over: Record<string, unknown> = {}) => ({
+  fullName: 'Ada Lovelace',
+  email: 'ada@example.com',
+  businessName: 'Analytical Clinic',
+  website: 'https://ada.example',
+  phone: '+44 20 7946 0000',
+  businessType: 'clinic',
+  goals: ['more-leads', 'appointment-reminders'],
+  message: 'Please look at our booking page.',
+  consent: true,
+  ...over,
+});
+const submission = (over: Record<string, unknown> = {}, extra: Partial<AuditSubmission> = {}): AuditSubmission => ({
+  ...auditSubmissionOf(fields(over)),
+  ...extra,
+});
+const submit = (s: AuditSubmission, userId?: string, clientIp = randomIp()) => submitAuditRequest(s, { clientIp, userId });
+const all = {
+  requests: () => h.handle.db.select().from(auditRequests),
+  events: () => h.handle.db.select().from(leadEvents),
+  mail: () => h.handle.db.select().from(mailQueue),
+  activity: () => h.handle.db.select().from(activityLog).where(eq(activityLog.entityType, 'audit')).orderBy(activityLog.at),
+};
+
+describe('submitting a request', () => {
+  it('stores the request, its lead event with the attribution, the confirmation and a notification per admin', async () => {
+    const result = await submit(
+      submission({}, { attribution: { sourcePage: '/services', utmSource: 'newsletter', utmCampaign: 'spring' }, honeypot: '' }),
+    );
+    expect(result.kind).toBe('accepted');
+    const id = (result as { id: string }).id;
+    const [row] = await all.requests();
+    expect(row).toMatchObject({ id, fullName: 'Ada Lovelace', status: 'new', userId: null, goals: ['more-leads', 'appointment-reminders'] });
+    expect(row!.attribution).toEqual({ sourcePage: '/services', utmSource: 'newsletter', utmCampaign: 'spring' });
+    const [event] = await all.events();
+    expect(event).toMatchObject({ kind: 'audit-request', refId: id, email: 'ada@example.com', sourcePage: '/services', utmSource: 'newsletter', utmCampaign: 'spring' });
+    const mail = await all.mail();
+    const confirmation = mail.find((m) => m.kind === 'audit-confirmation')!;
+    expect(confirmation.to).toBe('ada@example.com');
+    expect(confirmation.text).toMatch(/what happens next/i);
+    const notifications = mail.filter((m) => m.kind === 'audit-notification');
+    expect(notifications.map((m) => m.to)).toEqual(['owner@example.com']); // the member is not an admin
+    expect(notifications[0]!.text).toContain(`/admin/audit/${id}`);
+    expect(notifications[0]!.text).toContain('Analytical Clinic');
+  });
+
+  it('links the request to the signed-in member who sent it', async () => {
+    await submit(submission(), member);
+    const [row] = await all.requests();
+    expect(row!.userId).toBe(member);
+    expect((await memberAuditRequests(member)).map((r) => r.businessName)).toEqual(['Analytical Clinic']);
+    expect(await memberAuditRequests(admin)).toEqual([]);
+  });
+
+  it('answers bad input with messages by field and the typed values, and stores nothing', async () => {
+    const result = await submit(submission({ email: 'nope', goals: [], consent: false, fullName: 'Ada' }));
+    expect(result).toMatchObject({
+      kind: 'invalid',
+      fieldErrors: { email: 'Please enter a valid email address', goals: 'Please choose at least one goal', consent: expect.stringMatching(/agree/) },
+      values: { fullName: 'Ada', email: 'nope' },
+    });
+    expect(await all.requests()).toEqual([]);
+    expect(await all.mail()).toEqual([]);
+  });
+
+  it('thanks a bot that filled the honeypot and stores nothing', async () => {
+    const result = await submit(submission({}, { honeypot: 'http://spam.example' }));
+    expect(result).toEqual({ kind: 'accepted', id: undefined });
+    expect(await all.requests()).toEqual([]);
+    expect(await all.events()).toEqual([]);
+    expect(await all.mail()).toEqual([]);
+  });
+
+  it('refuses a client past the limit with the time to wait, keeping every request it accepted', async () => {
+    const ip = '203.0.113.50';
+    for (let i = 0; i < AUDIT_RATE_LIMIT.max; i++) expect((await submit(submission({ email: `p${i}@example.com` }), undefined, ip)).kind).toBe('accepted');
+    const refused = await submit(submission(), undefined, ip);
+    expect(refused).toMatchObject({ kind: 'rate-limited', message: expect.stringMatching(/try again in \d+ minutes?/) });
+    expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(0);
+    expect(await all.requests()).toHaveLength(AUDIT_RATE_LIMIT.max);
+    // Another client is not affected.
+    expect((await submit(submission(), undefined, '203.0.113.51')).kind).toBe('accepted');
+  });
+
+  it('escapes everything typed in the HTML of both emails', async () => {
+    await submit(submission({ fullName: 'Ada Lovelace', businessName: XSS, message: `${XSS} & "quotes"` }));
+    for (const m of await all.mail()) {
+      expect(m.html).not.toContain('<img');
+      expect(m.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    }
+  });
+});
+
+describe('the admin side', () => {
+  async function seed(count: number) {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const r = await submit(submission({ fullName: `Person ${i}`, email: `p${i}@example.com`, businessName: i % 2 ? 'Odd Coaching' : 'Even Clinic' }));
+      ids.push((r as { id: string }).id);
+    }
+    return ids;
+  }
+
+  it('lists newest first, filters by status, searches name, email and business, pages in SQL', async () => {
+    const ids = await seed(4);
+    const page = await auditListPage({ q: '', status: '', page: 1 });
+    expect(page.total).toBe(4);
+    expect(page.rows.map((r) => r.id)).toEqual([...ids].reverse());
+    expect((await auditListPage({ q: 'coaching odd', status: '', page: 1 })).total).toBe(0);
+    expect((await auditListPage({ q: 'Odd Coaching', status: '', page: 1 })).total).toBe(2);
+    expect((await auditListPage({ q: 'P3@EXAMPLE', status: '', page: 1 })).rows.map((r) => r.id)).toEqual([ids[3]]);
+    expect((await auditListPage({ q: '%', status: '', page: 1 })).total).toBe(0); // a wildcard is a character
+    await setAuditStatus(admin, ids[1]!, 'closed');
+    expect((await auditListPage({ q: '', status: 'closed', page: 1 })).rows.map((r) => r.id)).toEqual([ids[1]]);
+    expect((await auditListPage({ q: '', status: 'new', page: 2 })).rows).toEqual([]);
+  });
+
+  it('changes status forwards and back, recording each change with before and after', async () => {
+    const [id] = await seed(1);
+    await setAuditStatus(admin, id!, 'report-sent');
+    await setAuditStatus(admin, id!, 'in-progress');
+    expect(await setAuditStatus(admin, id!, 'in-progress')).toEqual({ changed: false });
+    const entries = await all.activity();
+    expect(entries.map((e) => [e.action, e.before, e.after, e.actorEmail])).toEqual([
+      ['status', { status: 'new' }, { status: 'report-sent' }, 'owner@example.com'],
+      ['status', { status: 'report-sent' }, { status: 'in-progress' }, 'owner@example.com'],
+    ]);
+    expect(entries[0]!.summary).toContain('New → Report sent');
+    expect((await auditRequestDetail(id!))!.request.status).toBe('in-progress');
+  });
+
+  it('adds notes with author and time, refuses an empty note, and never mails the requester about them', async () => {
+    const [id] = await seed(1);
+    const mailBefore = (await all.mail()).length;
+    await addAuditNote(admin, id!, 'Called them, very keen.');
+    await expect(addAuditNote(admin, id!, '   ')).rejects.toMatchObject({ code: 'INVALID', fieldErrors: { body: 'Note must not be empty' } });
+    const detail = (await auditRequestDetail(id!))!;
+    expect(detail.notes).toHaveLength(1);
+    expect(detail.notes[0]).toMatchObject({ authorId: admin, body: 'Called them, very keen.' });
+    expect(detail.notes[0]!.createdAt).toBeInstanceOf(Date);
+    expect((await all.mail()).length).toBe(mailBefore);
+    expect((await all.activity()).map((e) => e.action)).toEqual(['note']);
+  });
+
+  it('assigns to an admin or nobody, and refuses a member as assignee', async () => {
+    const [id] = await seed(1);
+    await assignAuditRequest(admin, id!, admin);
+    expect((await auditRequestDetail(id!))!.assignee?.id).toBe(admin);
+    await expect(assignAuditRequest(admin, id!, member)).rejects.toMatchObject({ code: 'INVALID' });
+    await assignAuditRequest(admin, id!, null);
+    expect((await auditRequestDetail(id!))!.request.assignedTo).toBeNull();
+    expect((await all.activity()).map((e) => [e.before, e.after])).toEqual([
+      [{ assignedTo: null }, { assignedTo: 'owner@example.com' }],
+      [{ assignedTo: 'owner@example.com' }, { assignedTo: null }],
+    ]);
+  });
+
+  it('refuses every admin write to a member and to nobody, changing nothing', async () => {
+    const [id] = await seed(1);
+    await expect(setAuditStatus(member, id!, 'closed')).rejects.toMatchObject({ code: 'NOT_ADMIN' });
+    await expect(addAuditNote(member, id!, 'hi')).rejects.toMatchObject({ code: 'NOT_ADMIN' });
+    await expect(assignAuditRequest(member, id!, member)).rejects.toMatchObject({ code: 'NOT_ADMIN' });
+    await expect(setAuditStatus(undefined, id!, 'closed')).rejects.toMatchObject({ code: 'NO_USER_LOGGED_IN' });
+    expect((await auditRequestDetail(id!))!.request.status).toBe('new');
+    expect(await h.handle.db.select().from(auditNotes)).toEqual([]);
+    expect(await all.activity()).toEqual([]);
+  });
+
+  it('answers NOT_FOUND for an unknown request', async () => {
+    await expect(setAuditStatus(admin, crypto.randomUUID(), 'closed')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('exports every field of the filtered requests', async () => {
+    await seed(3);
+    const rows = await auditExportRows({ q: 'Odd', status: '' });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.request).toMatchObject({ businessName: 'Odd Coaching', phone: '+44 20 7946 0000' });
+  });
+});
+
+describe('the CSV export', () => {
+  it('holds every field of the filtered requests, neutralises formulas, and is the admin’s only', async () => {
+    await submit(submission({ fullName: 'Eve Example', businessName: '=HYPERLINK("http://evil.example","click")', message: 'line one\nline, two' }));
+    await submit(submission({ businessName: 'Other Co' }));
+    const csv = await exportAuditCsv(admin, { q: 'hyperlink', status: '' });
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines[0]).toMatch(/^Received \(UTC\),Status,Full name,Email,Business name,/);
+    expect(lines).toHaveLength(2); // the header and the one match (the message's line break is inside quotes)
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
+    expect(csv).toContain('"line one\nline, two"');
+    expect(csv).toContain("'+44 20 7946 0000");
+    await expect(exportAuditCsv(member, { q: '', status: '' })).rejects.toMatchObject({ code: 'NOT_ADMIN' });
+  });
+});
