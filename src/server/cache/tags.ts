@@ -18,6 +18,8 @@ export const CACHE_TAGS = {
   landing: 'landing',
   /** /privacy and /terms (app_config 'page:privacy' / 'page:terms'). */
   policies: 'policies',
+  /** The chat widget's settings: every public page carries the widget (or, switched off, none). */
+  chat: 'chat',
 } as const;
 
 export type CacheTag = (typeof CACHE_TAGS)[keyof typeof CACHE_TAGS];
@@ -27,10 +29,13 @@ export const PUBLIC_PAGE_MAX_AGE_SECONDS = 300;
 
 type CacheHolder = Pick<AstroGlobal, 'cache'> | Pick<APIContext, 'cache'>;
 
-/** Marks this public response cacheable under the given tags. Site texts and SEO appear on every page. */
+/** Every public page shows the site texts, its SEO and the chat widget. */
+const EVERY_PAGE_TAGS = [CACHE_TAGS.site, CACHE_TAGS.seo, CACHE_TAGS.chat] as const;
+
+/** Marks this public response cacheable under the given tags (and those every page carries). */
 export function cachePublicPage(ctx: CacheHolder, tags: readonly CacheTag[]) {
   if (!ctx.cache?.enabled) return;
-  ctx.cache.set({ maxAge: PUBLIC_PAGE_MAX_AGE_SECONDS, tags: [...new Set([...tags, CACHE_TAGS.site, CACHE_TAGS.seo])] });
+  ctx.cache.set({ maxAge: PUBLIC_PAGE_MAX_AGE_SECONDS, tags: [...new Set([...tags, ...EVERY_PAGE_TAGS])] });
 }
 
 export async function invalidateTags(ctx: CacheHolder, tags: readonly CacheTag[]) {
