@@ -69,6 +69,17 @@ const envSchema = z.object({
     .transform((h) => h.toLowerCase())
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /**
+   * The chat's AI answers (LLM mode in /admin/chat-settings): the endpoint's API key, sent as a Bearer
+   * token. Only ever read from here: never stored, logged or sent to the browser. Unset: search answers.
+   */
+  LLM_API_KEY: z
+    .string()
+    .trim()
+    .max(500, 'must be at most 500 characters')
+    .regex(/^[\x21-\x7e]*$/, 'must be printable characters without spaces (it is sent in an HTTP header)')
+    .optional()
+    .transform((v) => (v === '' ? undefined : v)),
 });
 
 export type AppConfig = Omit<z.infer<typeof envSchema>, 'SITE_URL'> & {

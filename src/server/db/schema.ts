@@ -2,12 +2,11 @@
  * The database schema. Field names follow the seed spec (camelCase in code, snake_case columns).
  * Ids are text: new records get a readable slug id, imported records keep their original ids.
  */
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
   customType,
-  type AnyPgColumn,
   index,
   integer,
   jsonb,
@@ -45,57 +44,6 @@ export interface PackageFeature {
   description: string;
 }
 
-/**
- * What the chat's full-text search reads in each content type, weighted (name or question A, short texts
- * B, long HTML C). One definition serves the GIN index and the query, so PostgreSQL and PGlite use the
- * index for the very expression the query asks. Tags are stripped from HTML; nothing price-related is read.
- */
-const plain = (html: SQL | AnyPgColumn) =>
-  sql`regexp_replace(${html}, '<[^>]*>', ' ', 'g')`;
-const weighted = (weight: "A" | "B" | "C", value: SQL | AnyPgColumn) =>
-  sql`setweight(to_tsvector('english'::regconfig, coalesce(${value}, '')), ${sql.raw(`'${weight}'`)})`;
-const joined = (...parts: SQL[]) => sql`(${sql.join(parts, sql` || `)})`;
-export const searchDocument = {
-  services: (t: {
-    name: AnyPgColumn;
-    shortText: AnyPgColumn;
-    benefits: AnyPgColumn;
-    description: AnyPgColumn;
-  }) =>
-    joined(
-      weighted("A", t.name),
-      weighted("B", t.shortText),
-      weighted("B", sql`${t.benefits}::text`),
-      weighted("C", plain(t.description)),
-    ),
-  packages: (t: {
-    name: AnyPgColumn;
-    shortText: AnyPgColumn;
-    description: AnyPgColumn;
-    features: AnyPgColumn;
-  }) =>
-    joined(
-      weighted("A", t.name),
-      weighted("B", t.shortText),
-      weighted("C", plain(t.description)),
-      weighted("C", sql`${t.features}::text`),
-    ),
-  articles: (t: {
-    title: AnyPgColumn;
-    excerpt: AnyPgColumn;
-    tags: AnyPgColumn;
-    content: AnyPgColumn;
-  }) =>
-    joined(
-      weighted("A", t.title),
-      weighted("B", t.excerpt),
-      weighted("B", sql`${t.tags}::text`),
-      weighted("C", plain(t.content)),
-    ),
-  faqs: (t: { question: AnyPgColumn; answer: AnyPgColumn }) =>
-    joined(weighted("A", t.question), weighted("B", plain(t.answer))),
-};
-
 export const services = pgTable(
   "services",
   {
@@ -111,9 +59,6 @@ export const services = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    index("services_search_idx").using("gin", searchDocument.services(t)),
-  ],
 );
 
 export const demos = pgTable("demos", {
@@ -148,9 +93,6 @@ export const packages = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    index("packages_search_idx").using("gin", searchDocument.packages(t)),
-  ],
 );
 
 /**
@@ -199,7 +141,6 @@ export const articles = pgTable(
   },
   (t) => [
     index("articles_published_created_idx").on(t.published, t.createdAt),
-    index("articles_search_idx").using("gin", searchDocument.articles(t)),
   ],
 );
 
@@ -214,7 +155,6 @@ export const faqs = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("faqs_search_idx").using("gin", searchDocument.faqs(t))],
 );
 
 /** Single documents keyed by name: 'landingPage' (blockOrder, hidden), 'siteContent' (texts, links). */
@@ -634,5 +574,36 @@ export const leadEvents = pgTable(
     index("lead_events_at_idx").on(t.at),
     index("lead_events_kind_at_idx").on(t.kind, t.at),
     index("lead_events_email_idx").on(t.email),
+  ],
+);
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/**
+ * What the chat answers from (decision 012): one row per service, package, article and FAQ, with the
+ * plain text to answer with and its weighted tsvector computed once on write. PostgreSQL triggers on the
+ * four content tables keep it current (insert, update incl. id/slug renames and visibility, delete,
+ * truncate), so every writer is covered: the content engine, the import, the seed. Never written by the app.
+ */
+export const searchDocuments = pgTable(
+  "search_documents",
+  {
+    /** 'faq' | 'service' | 'package' | 'article' */
+    kind: text("kind").notNull(),
+    /** The source row's id. */
+    refId: text("ref_id").notNull(),
+    title: text("title").notNull(),
+    /** Where the answer links to: "/#faq-…", "/service/…", "/package/…", "/article/<slug>". */
+    href: text("href").notNull(),
+    /** Plain text (tags stripped, entities decoded) the assistant answers with. */
+    snippet: text("snippet").notNull().default(""),
+    /** Shown to visitors: an active package, a published article; services and FAQs always. */
+    visible: boolean("visible").notNull().default(true),
+    /** Title A, short texts B, long text C (english). */
+    document: tsvector("document").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kind, t.refId] }),
+    index("search_documents_document_idx").using("gin", t.document),
   ],
 );
