@@ -3,8 +3,8 @@
  * every writer, the built-in FAQs while none is stored, sources' links, never a price, confidence.
  */
 import { eq, sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CHAT_SETTINGS } from '../../src/shared/chat';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { chatSettingsSchema, DEFAULT_CHAT_SETTINGS } from '../../src/shared/chat';
 import { NO_ANSWER_BODY, PRICE_ANSWER } from '../../src/shared/chat-answer';
 import { DEFAULT_FAQS } from '../../src/shared/default-faqs';
 import { db } from '../../src/server/db';
@@ -12,7 +12,9 @@ import type { DatabaseHandle } from '../../src/server/db/client';
 import { articles, faqs, packages, searchDocuments, services } from '../../src/server/db/schema';
 import { assistantReply } from '../../src/server/modules/chat/assistant';
 import { importContentBundle } from '../../src/server/modules/content-transfer';
+import { logger } from '../../src/server/logger';
 import { freshDatabase } from '../support/db';
+import { startFakeLlm } from '../support/fake-llm';
 
 let handle: DatabaseHandle;
 beforeEach(async () => {
@@ -158,5 +160,27 @@ describe('sources', () => {
     expect(reply.sources).toHaveLength(3);
     expect(reply.sources[0]).toEqual({ title: 'Do you do review automation?', href: '/#faq-reviews' });
     for (const s of reply.sources) expect(s.href).toMatch(/^\/(#faq-reviews|service\/review-automation|package\/review-boost|article\/review-automation-guide)$/);
+  });
+});
+
+describe('LLM mode without LLM_API_KEY', () => {
+  it('answers from search without calling the endpoint, and warns once', async () => {
+    expect(process.env.LLM_API_KEY ?? '').toBe('');
+    const fake = await startFakeLlm();
+    const warn = vi.spyOn(logger, 'warn');
+    try {
+      const settings = chatSettingsSchema.parse({ llm: { enabled: true, endpoint: fake.url, model: 'm' } });
+      for (let i = 0; i < 2; i++) {
+        const reply = await assistantReply('How long does setup take?', { settings, history: [] });
+        expect(reply.sources[0]?.href).toBe('/#faq-default-3');
+        expect(reply.body).toMatch(/^Most systems go live/);
+      }
+      expect(fake.requests).toHaveLength(0);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.[0])).toContain('LLM_API_KEY is not set');
+    } finally {
+      warn.mockRestore();
+      await fake.close();
+    }
   });
 });
