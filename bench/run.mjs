@@ -32,6 +32,7 @@ const TARGETS = {
   cls: 0,
   rssMb: 400,
   adminListMs: 100,
+  chatAnswerMs: 50,
 };
 
 // (g) the admin's article list with this many articles in the database.
@@ -176,6 +177,13 @@ async function adminPageTimes(base, cookie, pagePath, runs = 30) {
   times.sort((a, b) => a - b);
   const at = (q) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))] * 10) / 10;
   return { status, rows, p50: at(0.5), p95: at(0.95) };
+}
+
+/** (h) bench/chat-answer.mjs in its own process (it opens its own in-memory PGlite database). */
+function chatAnswerTimes() {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/chat-answer.mjs', '--json'], { cwd: root, env: { ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 180_000 });
+  if (r.status !== 0) throw new Error(`chat-answer bench exited with ${r.status}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
 }
 
 function rssMb(pid) {
@@ -340,6 +348,14 @@ async function main() {
     log(`admin list not measured: ${err instanceof Error ? err.message : err}`);
   }
 
+  log('(h) chat answer on PGlite');
+  let chat;
+  try {
+    chat = chatAnswerTimes();
+  } catch (err) {
+    log(`chat answer not measured: ${err instanceof Error ? err.message : err}`);
+  }
+
   const ratio = staticFile.rps > 0 ? cached.rps / staticFile.rps : 0;
   // Server CPU per request: what a hit costs the server, whatever the load generator manages to parse.
   const cpuRatio = cached.cpuUsPerReq > 0 ? staticFile.cpuUsPerReq / cached.cpuUsPerReq : 0;
@@ -379,6 +395,12 @@ async function main() {
       `p95 < ${TARGETS.adminListMs} ms`,
       mark(adminList?.status === 200 && adminList.p95 < TARGETS.adminListMs),
     ],
+    [
+      '(h) chat answer, 1000 articles + 100 FAQs',
+      chat ? `p50 ${chat.p50} ms, p95 ${chat.p95} ms (${chat.samples} answers, PGlite in-process)` : 'n/a',
+      `p95 < ${TARGETS.chatAnswerMs} ms`,
+      mark(chat !== undefined && chat.p95 < TARGETS.chatAnswerMs),
+    ],
   ];
   const errors = [staticFile, cached, uncached].reduce((a, r) => a + r.errors + r.non2xx, 0);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['Measure', 'Result', 'Target', ''][i].length));
@@ -406,6 +428,7 @@ async function main() {
     cls,
     rssMb: { afterLoad: rssAfterLoad, afterCachedLoad: rssAfterCached, peak: peakRss },
     adminArticleList: adminList ? { articles: BENCH_ARTICLES, list: adminList, searchSortPage2: adminSearch } : null,
+    chatAnswer: chat ?? null,
     failedResponses: errors,
     targets: TARGETS,
   };

@@ -115,11 +115,11 @@ describe('LLM mode', () => {
     ['truncated', 'a stream without [DONE]'],
     ['silent', 'no first token in time'],
     ['stall', 'no end in time'],
-  ] as const)('falls back to the search answer on %s (%s)', async (mode) => {
+  ] as const)('falls back to the search answer on %s (%s)', async (mode, why) => {
     fake.mode = mode;
     const started = Date.now();
     const { reply } = await ask('How long does setup take?');
-    expect(reply.body).toBe(SEARCH_SETUP_ANSWER);
+    expect(reply.body, why).toBe(SEARCH_SETUP_ANSWER);
     expect(reply.confident).toBe(true);
     expect(reply.sources[0]?.href).toBe('/#faq-default-3');
     expect(Date.now() - started).toBeLessThan(llmTimeouts.totalMs + 1500);
