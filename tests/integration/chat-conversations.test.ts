@@ -8,8 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.hoisted(() => {
+const assistant = vi.hoisted(() => {
   process.env.AUTH_SECRET ??= 'test-secret-that-is-long-enough-for-hs256-signing';
+  /** Replaces the real assistant for one test (a slow or failing answer); reset after each. */
+  return { override: undefined as undefined | ((question: string, ctx: import('../../src/server/modules/chat/assistant').AssistantContext) => Promise<import('../../src/server/modules/chat/assistant').AssistantReply>) };
+});
+vi.mock('../../src/server/modules/chat/assistant', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/server/modules/chat/assistant')>();
+  return { ...real, assistantReply: (question: string, ctx: Parameters<typeof real.assistantReply>[1]) => (assistant.override ?? real.assistantReply)(question, ctx) };
 });
 
 import { GET as getInbox } from '../../src/pages/api/admin/chat/inbox';
@@ -57,7 +63,10 @@ beforeEach(async () => {
   });
   invalidateMemos([CACHE_TAGS.chat]);
 });
-afterEach(() => h.close());
+afterEach(async () => {
+  assistant.override = undefined;
+  await h.close();
+});
 
 const newVisitorId = () => randomBytes(16).toString('hex');
 const visitor = (id = newVisitorId()): ChatIdentity & { raw: string } => ({ raw: id, visitorKey: visitorKeyOf(id), userId: null });
@@ -197,6 +206,34 @@ describe('a person taking over', () => {
     const released = await releaseConversation(admin, conversation.id);
     expect(released).toMatchObject({ changed: true, state: { takenOver: false, agentName: '' } });
     expect((await send(v, 'What is the free audit?')).messages.map((m) => m.author)).toEqual(['visitor', 'assistant']);
+  });
+
+  it('drops the assistant’s answer when an admin took over while it was thinking', async () => {
+    const v = visitor();
+    const { conversation } = await send(v, 'Hello');
+    let release!: () => void;
+    const thinking = new Promise<void>((resolve) => (release = resolve));
+    assistant.override = async () => {
+      await thinking;
+      return { body: 'A late answer', sources: [], confident: true };
+    };
+    const pending = send(v, 'Anyone there?');
+    await vi.waitFor(async () => expect(await h.handle.db.select().from(chatMessages).where(eq(chatMessages.body, 'Anyone there?'))).toHaveLength(1));
+    await replyToConversation(admin, conversation.id, 'Yes, Olivia here.');
+    release();
+    const answered = await pending;
+    expect(answered.messages.map((m) => m.author)).toEqual(['visitor']);
+    expect(answered.conversation.takenOver).toBe(true);
+    expect(await h.handle.db.select().from(chatMessages).where(eq(chatMessages.body, 'A late answer'))).toEqual([]);
+  });
+
+  it('answers without the assistant when it fails, offering a person', async () => {
+    assistant.override = async () => {
+      throw new Error('search index unavailable');
+    };
+    const sent = await send(visitor(), 'What is the free audit?');
+    expect(sent.messages[1]).toMatchObject({ author: 'assistant', body: expect.stringMatching(/can't look that up/) });
+    expect(sent.askContact).toBe(true);
   });
 
   it('is for admins only', async () => {
@@ -400,6 +437,10 @@ describe('live events', () => {
   });
 
   it('streams an LLM-mode answer as ndjson lines ending with the whole response', async () => {
+    assistant.override = async (_question, { onDelta }) => {
+      for (const part of ['We review ', 'your website ', 'for free.']) onDelta?.(part);
+      return { body: 'We review your website for free.', sources: [{ title: 'What is the free audit?', href: '/#faq-free-audit' }], confident: true };
+    };
     await saveSettings({ llm: { enabled: true, endpoint: 'http://127.0.0.1:9/v1/chat/completions', model: 'test' } });
     const v = visitor();
     const res = await postMessage(ctx('/api/chat/messages', { method: 'POST', visitorId: v.raw, body: JSON.stringify({ body: 'What is the free audit?' }) }));
@@ -409,9 +450,12 @@ describe('live events', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as ChatStreamLine);
     expect(lines.at(-1)).toMatchObject({ type: 'done', response: { messages: [{ author: 'visitor' }, { author: 'assistant' }] } });
-    const deltas = lines.filter((l) => l.type === 'delta').map((l) => (l as { text: string }).text).join('');
+    expect(lines.filter((l) => l.type === 'delta')).toEqual([
+      { type: 'delta', text: 'We review ' },
+      { type: 'delta', text: 'your website ' },
+      { type: 'delta', text: 'for free.' },
+    ]);
     const done = lines.at(-1) as Extract<ChatStreamLine, { type: 'done' }>;
-    expect(deltas.length).toBeGreaterThan(0);
-    expect(done.response.messages[1]!.body.length).toBeGreaterThan(0);
+    expect(done.response.messages[1]).toMatchObject({ body: 'We review your website for free.', sources: [{ href: '/#faq-free-audit' }] });
   });
 });
