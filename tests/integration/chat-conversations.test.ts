@@ -62,11 +62,22 @@ beforeEach(async () => {
     order: 0,
   });
   invalidateMemos([CACHE_TAGS.chat]);
+  assistant.override = fakeAssistant;
 });
 afterEach(async () => {
   assistant.override = undefined;
   await h.close();
 });
+
+/**
+ * A predictable assistant for the conversation rules (the real one's wording belongs to its own tests):
+ * it knows the free audit and nothing else.
+ */
+async function fakeAssistant(question: string) {
+  return /free audit/i.test(question)
+    ? { body: 'We review your website, listings and reviews for free.', sources: [{ title: 'What is the free audit?', href: '/#faq-free-audit' }], confident: true }
+    : { body: "I couldn't find an answer to that on our site.", sources: [], confident: false };
+}
 
 const newVisitorId = () => randomBytes(16).toString('hex');
 const visitor = (id = newVisitorId()): ChatIdentity & { raw: string } => ({ raw: id, visitorKey: visitorKeyOf(id), userId: null });
@@ -100,8 +111,18 @@ describe('a visitor’s conversation', () => {
     expect(first.conversation).toMatchObject({ takenOver: false, agentName: '', hasContact: false });
     expect(first.conversation.streamToken).toMatch(/^[\w-]{43}$/);
 
+    let seenHistory: unknown;
+    assistant.override = async (question, context) => {
+      seenHistory = context.history;
+      return fakeAssistant(question);
+    };
     const second = await send(v, 'And how long does it take?');
     expect(second.conversation.id).toBe(first.conversation.id);
+    // The assistant sees the conversation so far, not the question twice.
+    expect(seenHistory).toEqual([
+      { author: 'visitor', body: 'What is the free audit?' },
+      { author: 'assistant', body: first.messages[1]!.body },
+    ]);
     const rows = await h.handle.db.select().from(chatConversations);
     expect(rows).toHaveLength(1);
     // Only the hash of the visitor id is stored; the attribution is cleaned.
@@ -113,6 +134,15 @@ describe('a visitor’s conversation', () => {
     const session = await chatSession(v);
     expect(session.conversation?.id).toBe(first.conversation.id);
     expect(session.messages.map((m) => m.author)).toEqual(['visitor', 'assistant', 'visitor', 'assistant']);
+  });
+
+  it('answers with the real assistant from the site’s content, with links', async () => {
+    assistant.override = undefined;
+    const sent = await send(visitor(), 'What is the free audit?');
+    expect(sent.messages[1]).toMatchObject({ author: 'assistant', authorName: 'Autoflow Assistant', body: expect.any(String) });
+    expect(sent.messages[1]!.body.length).toBeGreaterThan(0);
+    expect(sent.messages[1]!.sources.length).toBeGreaterThan(0);
+    expect(sent.messages[1]!.sources.every((src) => src.href.startsWith('/'))).toBe(true);
   });
 
   it('offers a person when there is no good answer or one is asked for', async () => {
