@@ -466,6 +466,23 @@ describe('live events', () => {
     expect(conversationListenerCount(conversation.id)).toBe(0);
   });
 
+  it('caps the open streams of one client address', async () => {
+    const { MAX_STREAMS_PER_CLIENT } = await import('../../src/server/modules/chat/streams');
+    const { conversation } = await send(visitor(), 'Hello');
+    const path = `/api/chat/stream?c=${conversation.id}&t=${conversation.streamToken}`;
+    const ip = '203.0.113.77';
+    const aborts = Array.from({ length: MAX_STREAMS_PER_CLIENT }, () => new AbortController());
+    const open = await Promise.all(aborts.map((a) => getStream(ctx(path, { ip, signal: a.signal }))));
+    expect(open.every((r) => r.status === 200)).toBe(true);
+    const refused = await getStream(ctx(path, { ip }));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('Retry-After')).toBe('30');
+    expect((await getStream(ctx(path, { ip: '203.0.113.78' }))).status).toBe(200);
+    aborts[0]!.abort();
+    expect((await getStream(ctx(path, { ip }))).status).toBe(200);
+    for (const a of aborts) a.abort();
+  });
+
   it('streams an LLM-mode answer as ndjson lines ending with the whole response', async () => {
     assistant.override = async (_question, { onDelta }) => {
       for (const part of ['We review ', 'your website ', 'for free.']) onDelta?.(part);
