@@ -31,6 +31,9 @@ function cpuMs(pid) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** The i-th widget's own client address. */
+const clientIp = (i) => `198.51.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+
 async function createConversation(base, i) {
   const visitorId = randomBytes(16).toString('hex');
   const res = await fetch(`${base}/api/chat/messages`, {
@@ -39,13 +42,13 @@ async function createConversation(base, i) {
       'content-type': 'application/json',
       origin: base,
       'x-chat-visitor': visitorId,
-      [BENCH_CLIENT_IP_HEADER]: `198.51.${Math.floor(i / 250)}.${(i % 250) + 1}`,
+      [BENCH_CLIENT_IP_HEADER]: clientIp(i),
     },
     body: JSON.stringify({ body: `Hello, this is widget ${i}. What services do you offer?` }),
   });
   if (res.status !== 200) throw new Error(`POST /api/chat/messages answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
   const sent = await res.json();
-  return { id: sent.conversation.id, token: sent.conversation.streamToken, lastSeq: sent.messages.at(-1).seq };
+  return { id: sent.conversation.id, token: sent.conversation.streamToken, lastSeq: sent.messages.at(-1).seq, clientIp: clientIp(i) };
 }
 
 /** One EventSource-like listener on its own socket: resolves `ready` on the first state event. */
@@ -53,7 +56,7 @@ function openStream(base, conversation) {
   const url = new URL(`/api/chat/stream?c=${conversation.id}&t=${encodeURIComponent(conversation.token)}&after=${conversation.lastSeq}`, base);
   const listener = { received: [], ready: undefined, request: undefined, onMessage: undefined };
   listener.ready = new Promise((resolve, reject) => {
-    const req = http.get(url, { agent: false, headers: { accept: 'text/event-stream' } }, (res) => {
+    const req = http.get(url, { agent: false, headers: { accept: 'text/event-stream', [BENCH_CLIENT_IP_HEADER]: conversation.clientIp } }, (res) => {
       if (res.statusCode !== 200) {
         reject(new Error(`stream answered ${res.statusCode}`));
         res.resume();
