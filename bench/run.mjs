@@ -12,6 +12,7 @@ import zlib from 'node:zlib';
 import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
 import { isBuildStale } from '../scripts/build-freshness.mjs';
+import { BENCH_CLIENT_IP_HEADER, CHAT_LISTENER_TARGETS, chatListeners } from './chat-listeners.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -91,6 +92,8 @@ async function startServer() {
     SEED_DEMO_CONTENT: 'true',
     LOG_LEVEL: 'warn',
     APP_DIST_DIR: path.relative(root, distDir),
+    // (i) gives each simulated widget its own client address through this header.
+    TRUSTED_PROXY_IP_HEADER: BENCH_CLIENT_IP_HEADER,
   };
   log('creating the database with the demo content …');
   const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env: serverEnv, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -340,8 +343,9 @@ async function main() {
   log(`(g) admin article list with ${BENCH_ARTICLES} articles`);
   let adminList;
   let adminSearch;
+  let cookie;
   try {
-    const cookie = await adminCookie(base);
+    cookie = await adminCookie(base);
     adminList = await adminPageTimes(base, cookie, '/admin/articles');
     adminSearch = await adminPageTimes(base, cookie, '/admin/articles?q=article%2099&sort=title&page=2');
   } catch (err) {
@@ -354,6 +358,14 @@ async function main() {
     chat = chatAnswerTimes();
   } catch (err) {
     log(`chat answer not measured: ${err instanceof Error ? err.message : err}`);
+  }
+
+  log('(i) 100 open chat widgets');
+  let listeners;
+  try {
+    listeners = await chatListeners({ base, pid: server.pid, cookie, log: (m) => log(`(i) ${m}`) });
+  } catch (err) {
+    log(`chat listeners not measured: ${err instanceof Error ? err.message : err}`);
   }
 
   const ratio = staticFile.rps > 0 ? cached.rps / staticFile.rps : 0;
@@ -401,6 +413,21 @@ async function main() {
       `p95 < ${TARGETS.chatAnswerMs} ms`,
       mark(chat !== undefined && chat.p95 < TARGETS.chatAnswerMs),
     ],
+    [
+      `(i) ${listeners?.listeners ?? 100} open chat widgets`,
+      listeners
+        ? `RSS +${listeners.rssGrowthMb} MB (${listeners.rssBeforeMb} → ${listeners.rssAfterMb}), CPU ${listeners.idleCpuMs} ms in ${listeners.idleSeconds} idle s, ` +
+          (listeners.delivery ? `replies delivered ${listeners.delivery.delivered}/${listeners.listeners}, p95 ${listeners.delivery.p95Ms} ms` : 'replies not measured')
+        : 'n/a',
+      `< ${CHAT_LISTENER_TARGETS.rssGrowthMb} MB, idle CPU < ${CHAT_LISTENER_TARGETS.idleCpuMs} ms, delivery < ${CHAT_LISTENER_TARGETS.deliveryMs} ms`,
+      mark(
+        listeners !== undefined &&
+          listeners.rssGrowthMb < CHAT_LISTENER_TARGETS.rssGrowthMb &&
+          listeners.idleCpuMs < CHAT_LISTENER_TARGETS.idleCpuMs &&
+          listeners.delivery?.delivered === listeners.listeners &&
+          listeners.delivery.maxMs < CHAT_LISTENER_TARGETS.deliveryMs,
+      ),
+    ],
   ];
   const errors = [staticFile, cached, uncached].reduce((a, r) => a + r.errors + r.non2xx, 0);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['Measure', 'Result', 'Target', ''][i].length));
@@ -429,6 +456,7 @@ async function main() {
     rssMb: { afterLoad: rssAfterLoad, afterCachedLoad: rssAfterCached, peak: peakRss },
     adminArticleList: adminList ? { articles: BENCH_ARTICLES, list: adminList, searchSortPage2: adminSearch } : null,
     chatAnswer: chat ?? null,
+    chatListeners: listeners ?? null,
     failedResponses: errors,
     targets: TARGETS,
   };
