@@ -24,6 +24,7 @@ import {
   type AuditFormValues,
 } from '../../shared/schemas/audit';
 import { $session, loadSession } from '../../stores/session';
+import { fillAttributionInputs, readAttribution } from '../attribution/store';
 
 export interface AuditFormState {
   values: AuditFormValues;
@@ -210,6 +211,8 @@ export default function AuditForm({ initial }: { initial: AuditFormState }) {
       return;
     }
     setStatus({ kind: 'sending' });
+    // The visit's source as of now (the page's script filled these on load; a re-render may have reset them).
+    fillAttributionInputs(form, readAttribution());
     try {
       const res = await fetch('/api/audit-requests', { method: 'POST', body: new FormData(form), headers: { accept: 'application/json' }, credentials: 'same-origin' });
       const body = (await res.json().catch(() => null)) as { ok: boolean; message?: string; fieldErrors?: AuditFieldErrors } | null;
