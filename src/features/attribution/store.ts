@@ -40,17 +40,14 @@ export const ATTRIBUTION_KEY_BY_FIELD: Readonly<Record<string, AttributionKey>> 
 type Reader = Pick<Storage, 'getItem'>;
 type ReadWriter = Pick<Storage, 'getItem' | 'setItem'>;
 
-/** The visit's attribution, or {} (storage blocked, nothing recorded, or something else under the key). */
+/**
+ * The visit's attribution, or {} (storage blocked, nothing recorded, or no object under the key). Not
+ * checked further: it is only sent back to this site, whose server cleans every value it receives.
+ */
 export function readAttribution(storage?: Reader): Attribution {
   try {
     const value: unknown = JSON.parse((storage ?? sessionStorage).getItem(ATTRIBUTION_STORAGE_KEY) ?? '{}');
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
-    const out: Attribution = {};
-    for (const key of Object.values(ATTRIBUTION_KEY_BY_FIELD)) {
-      const v = (value as Record<string, unknown>)[key];
-      if (typeof v === 'string' && v) out[key] = v;
-    }
-    return out;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Attribution) : {};
   } catch {
     return {};
   }
@@ -74,10 +71,10 @@ export function captureAttribution(location: Pick<Location, 'pathname' | 'search
   try {
     const store = storage ?? sessionStorage;
     const params = new URLSearchParams(location.search);
-    const found: Attribution = { sourcePage: location.pathname.slice(0, 2048) };
+    const found: Attribution = { sourcePage: location.pathname };
     let hasUtm = false;
     for (const [param, key] of Object.entries(ATTRIBUTION_KEY_BY_FIELD)) {
-      const v = param.startsWith('utm_') ? params.get(param)?.trim() : undefined;
+      const v = param.startsWith('utm_') && params.get(param);
       if (v) {
         found[key] = v.slice(0, ATTRIBUTION_VALUE_MAX);
         hasUtm = true;

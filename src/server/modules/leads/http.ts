@@ -19,7 +19,8 @@ const HEADERS = { 'Cache-Control': 'private, no-store' };
 const json = (status: number, body: object, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { ...HEADERS, ...headers, 'Content-Type': 'application/json' } });
 
-export async function handleLeadEventPost(request: Request, socketAddress: string | undefined): Promise<Response> {
+/** `sessionOf` is the app's session lookup; tests pass their own auth instance's. */
+export async function handleLeadEventPost(request: Request, socketAddress: string | undefined, sessionOf: typeof getSession = getSession): Promise<Response> {
   let value: unknown;
   try {
     value = parseJsonBody(await readBodyCapped(request, LEAD_EVENT_MAX_BYTES));
@@ -33,7 +34,7 @@ export async function handleLeadEventPost(request: Request, socketAddress: strin
     return json(400, { code: 'INVALID_INPUT', message: issue?.message ?? 'The event is not valid.', field: String(issue?.path[0] ?? '') });
   }
   try {
-    const session = await readSession(request.headers, getSession);
+    const session = await readSession(request.headers, sessionOf);
     const member = session ? { id: session.user.id, email: session.user.email, name: session.user.name } : undefined;
     const clientIp = clientIpOf(request, socketAddress, config().TRUSTED_PROXY_IP_HEADER);
     const result = await recordBookCall(parsed.data, { clientIp, member }, db());
