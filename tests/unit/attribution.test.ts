@@ -5,7 +5,8 @@
  * what a browser may send, the overview's periods, zero-filled days and source labels.
  */
 import { describe, expect, it } from 'vitest';
-import { ATTRIBUTION_KEY_BY_FIELD, ATTRIBUTION_STORAGE_KEY, captureAttribution, readAttribution } from '../../src/features/attribution/store';
+import { ATTRIBUTION_INPUTS } from '../../src/features/attribution/fields';
+import { ATTRIBUTION_STORAGE_KEY, captureAttribution, fillAttributionInputs, readAttribution } from '../../src/features/attribution/store';
 import { ATTRIBUTION_FIELDS } from '../../src/shared/schemas/audit';
 import {
   attributionOf,
@@ -100,7 +101,22 @@ describe('captureAttribution / readAttribution', () => {
   });
 
   it('names the hidden inputs as the free-audit form does', () => {
-    expect(Object.fromEntries(Object.entries(ATTRIBUTION_KEY_BY_FIELD).map(([field, key]) => [key, field]))).toEqual(ATTRIBUTION_FIELDS);
+    expect(Object.fromEntries(ATTRIBUTION_INPUTS)).toEqual(ATTRIBUTION_FIELDS);
+  });
+
+  it('fills the hidden inputs by their data-attribution key, emptying the ones the visit has no value for', () => {
+    const inputs = ATTRIBUTION_INPUTS.map(([key, name]) => ({ name, value: 'stale', dataset: { attribution: key } }));
+    const root = { querySelectorAll: () => inputs } as unknown as ParentNode;
+    fillAttributionInputs(root, { sourcePage: '/', utmSource: 'newsletter' });
+    expect(Object.fromEntries(inputs.map((i) => [i.name, i.value]))).toEqual({
+      sourcePage: '/',
+      referrer: '',
+      utm_source: 'newsletter',
+      utm_medium: '',
+      utm_campaign: '',
+      utm_term: '',
+      utm_content: '',
+    });
   });
 });
 

@@ -22,20 +22,8 @@ export const ATTRIBUTION_STORAGE_KEY = 'attribution';
 /** The most characters kept of one value (the server cuts to the same length: AUDIT_LIMITS.utm). */
 export const ATTRIBUTION_VALUE_MAX = 200;
 
-/**
- * Attribution keys by the name of their form field (the URL parameter for utm_*): the hidden inputs of
- * the lead forms (`input[data-attribution]`, ATTRIBUTION_FIELDS in src/shared/schemas/audit.ts, which a
- * unit test keeps equal to this) and the landing URL use the same names.
- */
-export const ATTRIBUTION_KEY_BY_FIELD: Readonly<Record<string, AttributionKey>> = {
-  sourcePage: 'sourcePage',
-  referrer: 'referrer',
-  utm_source: 'utmSource',
-  utm_medium: 'utmMedium',
-  utm_campaign: 'utmCampaign',
-  utm_term: 'utmTerm',
-  utm_content: 'utmContent',
-};
+/** The utm_* parameters kept (utm_source → utmSource …). */
+const UTM_NAMES = ['source', 'medium', 'campaign', 'term', 'content'] as const;
 
 type Reader = Pick<Storage, 'getItem'>;
 type ReadWriter = Pick<Storage, 'getItem' | 'setItem'>;
@@ -73,10 +61,10 @@ export function captureAttribution(location: Pick<Location, 'pathname' | 'search
     const params = new URLSearchParams(location.search);
     const found: Attribution = { sourcePage: location.pathname };
     let hasUtm = false;
-    for (const [param, key] of Object.entries(ATTRIBUTION_KEY_BY_FIELD)) {
-      const v = param.startsWith('utm_') && params.get(param);
+    for (const name of UTM_NAMES) {
+      const v = params.get(`utm_${name}`);
       if (v) {
-        found[key] = v.slice(0, ATTRIBUTION_VALUE_MAX);
+        found[`utm${name[0]!.toUpperCase()}${name.slice(1)}` as AttributionKey] = v.slice(0, ATTRIBUTION_VALUE_MAX);
         hasUtm = true;
       }
     }
@@ -89,10 +77,12 @@ export function captureAttribution(location: Pick<Location, 'pathname' | 'search
   }
 }
 
-/** Fills the lead forms' hidden attribution inputs (`input[data-attribution]`, named as the form field) under `root`. */
+/**
+ * Fills the lead forms' hidden attribution inputs under `root`: each is marked `data-attribution="<key>"`
+ * (utmSource …) and named as the server reads it (ATTRIBUTION_FIELDS in src/shared/schemas/audit.ts).
+ */
 export function fillAttributionInputs(root: ParentNode, attribution: Attribution): void {
   for (const input of root.querySelectorAll<HTMLInputElement>('input[data-attribution]')) {
-    const key = ATTRIBUTION_KEY_BY_FIELD[input.name];
-    if (key) input.value = attribution[key] ?? '';
+    input.value = attribution[input.dataset.attribution as AttributionKey] ?? '';
   }
 }

@@ -12,7 +12,8 @@ import { AUTH_MESSAGES } from '../../shared/auth-messages';
 import { AUTH_FORM_PAGE, type AuthFormState } from '../../shared/form-pages';
 import type { SessionState } from '../../stores/session';
 import { displayName } from '../../stores/session';
-import { ATTRIBUTION_KEY_BY_FIELD, readAttribution } from '../attribution/store';
+import { ATTRIBUTION_INPUTS } from '../attribution/fields';
+import { readAttribution } from '../attribution/store';
 import { authRequest, firstErrors } from './api';
 import { AuthProvider, useAuth } from './AuthProvider';
 import { flagLoginBanner, savedRedirect, takeRedirect, VERIFY_EMAIL_PATH } from './redirect';
@@ -231,8 +232,8 @@ function SignUpForm({ served }: ServedProps) {
     <form ref={formRef} method="post" action={AUTH_FORM_PAGE} onSubmit={submit} noValidate className="space-y-4" data-testid="signup-form">
       <FormIntent intent="signup" />
       {/* Filled by the page's attribution script, so a post sent before this island hydrates carries them too. */}
-      {Object.keys(ATTRIBUTION_KEY_BY_FIELD).map((name) => (
-        <input key={name} type="hidden" name={name} defaultValue="" data-attribution={name} />
+      {ATTRIBUTION_INPUTS.map(([key, name]) => (
+        <input key={name} type="hidden" name={name} defaultValue="" data-attribution={key} />
       ))}
       {error && <Alert tone="error">{error}</Alert>}
       <div className="grid gap-4 sm:grid-cols-2">

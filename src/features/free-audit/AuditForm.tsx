@@ -336,8 +336,8 @@ export default function AuditForm({ initial }: { initial: AuditFormState }) {
           <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
         </label>
       </div>
-      {Object.values(ATTRIBUTION_FIELDS).map((name) => (
-        <input key={name} type="hidden" name={name} defaultValue="" data-attribution={name} />
+      {Object.entries(ATTRIBUTION_FIELDS).map(([key, name]) => (
+        <input key={name} type="hidden" name={name} defaultValue="" data-attribution={key} />
       ))}
       <div className="flex flex-wrap items-center gap-4">
         <button

@@ -1,0 +1,120 @@
+/**
+ * Leads in one place, in Chromium: a visitor who lands from a campaign link and then requests a free audit
+ * sends the campaign's UTM values with it (seen on the admin's detail page); a "Book a call" click is
+ * reported with navigator.sendBeacon (the middleware's Origin check lets it through) and counted in the
+ * admin overview's Leads section; the visitor gets no cookie at any point. The Leads section is
+ * screenshotted at phone and desktop widths (attached to the report).
+ */
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { ADMIN_STATE, freshClientIp, gotoHydrated } from './support/accounts';
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const CAMPAIGN = '/?utm_source=newsletter&utm_medium=email&utm_campaign=spring';
+
+async function adminPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ storageState: ADMIN_STATE });
+  return context.newPage();
+}
+
+/** Today's book-a-call count in the overview (the 7-day period). */
+async function bookCallsToday(admin: Page): Promise<number> {
+  await admin.goto('/admin?days=7');
+  const today = new Date().toISOString().slice(0, 10);
+  return Number(await admin.locator(`[data-leads-per-day] tr[data-day="${today}"] td[data-kind="book-call"]`).innerText());
+}
+
+test.beforeEach(async ({ context }) => {
+  await context.setExtraHTTPHeaders({ 'x-real-ip': freshClientIp() });
+  // The booking site is another origin (and there is no internet here): answer its page locally.
+  await context.route(/^https:\/\/(?!127\.0\.0\.1)/, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Booking</title>' }));
+});
+
+test('an audit request carries the UTM values of the visit’s landing URL, and the visitor gets no cookie', async ({ page, context, browser }) => {
+  const business = `Campaign Clinic ${unique()}`;
+  await page.goto(CAMPAIGN);
+  // Another page of the visit in between: the landing page's values are kept for the visit.
+  await page.goto('/services');
+  await gotoHydrated(page, '/free-audit');
+  await page.getByLabel('Full name', { exact: true }).fill('Cam Paign');
+  await page.getByLabel('Email', { exact: true }).fill(`cam-${unique()}@example.com`);
+  await page.getByLabel('Business name').fill(business);
+  await page.getByLabel('Clinic').check();
+  await page.getByLabel('More leads').check();
+  await page.getByLabel(/I agree to be contacted/).check();
+  await page.getByRole('button', { name: 'Request my free audit' }).click();
+  await expect(page.getByTestId('audit-thank-you')).toBeVisible();
+  expect(await context.cookies()).toEqual([]);
+
+  const admin = await adminPage(browser);
+  await admin.goto(`/admin/audit?q=${encodeURIComponent(business)}`);
+  await admin.locator('tr[data-audit-row]').getByRole('link').first().click();
+  await expect(admin.getByRole('heading', { level: 1, name: business })).toBeVisible();
+  await expect(admin.locator('[data-fact="UTM source"]')).toHaveText('newsletter');
+  await expect(admin.locator('[data-fact="UTM medium"]')).toHaveText('email');
+  await expect(admin.locator('[data-fact="UTM campaign"]')).toHaveText('spring');
+  await expect(admin.locator('[data-fact="Source page"]')).toHaveText('/');
+  await admin.context().close();
+});
+
+test('the form posted before its island runs carries the UTM values too (filled by the page script)', async ({ page }) => {
+  await page.goto(CAMPAIGN);
+  await page.goto('/free-audit');
+  // The layout's script fills the hidden inputs on load, whatever the island does later.
+  await expect(page.locator('input[data-attribution][name="utm_source"]')).toHaveValue('newsletter');
+  await expect(page.locator('input[data-attribution][name="utm_campaign"]')).toHaveValue('spring');
+  await expect(page.locator('input[data-attribution][name="sourcePage"]')).toHaveValue('/');
+});
+
+test('a Book a call click is recorded (beacon accepted) and counted in the overview; no cookie is set', async ({ page, context, browser }) => {
+  const admin = await adminPage(browser);
+  const before = await bookCallsToday(admin);
+
+  await page.goto(CAMPAIGN);
+  const beacon = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/lead-events');
+  const popup = page.waitForEvent('popup');
+  await page.locator('#hero [data-book-call]').click();
+  const response = await beacon;
+  expect(response.status()).toBe(204);
+  expect(response.request().method()).toBe('POST');
+  expect(JSON.parse(response.request().postData() ?? '{}')).toMatchObject({
+    kind: 'book-call',
+    page: '/',
+    attribution: { sourcePage: '/', utmSource: 'newsletter', utmMedium: 'email', utmCampaign: 'spring' },
+  });
+  await (await popup).close();
+
+  await expect.poll(() => bookCallsToday(admin)).toBe(before + 1);
+  const total = admin.locator('[data-lead-total="book-call"] [data-value]');
+  expect(Number(await total.innerText())).toBeGreaterThanOrEqual(1);
+  const newsletter = admin.locator('[data-lead-sources] tr[data-source]').filter({ hasText: 'newsletter' }).filter({ hasText: 'spring' });
+  await expect(newsletter).toHaveCount(1);
+
+  expect(await context.cookies()).toEqual([]);
+
+  // The Leads section at phone and desktop widths, for a person to look at.
+  for (const width of [390, 1280]) {
+    await admin.setViewportSize({ width, height: 900 });
+    await admin.goto('/admin?days=30');
+    const path = test.info().outputPath(`leads-${width}.png`);
+    // The whole page, cut to the section: an element screenshot would scroll it under the sticky top bar.
+    const box = await admin.locator('[data-leads]').boundingBox();
+    await admin.screenshot({ path, fullPage: true, clip: box! });
+    await test.info().attach(`leads-${width}.png`, { path, contentType: 'image/png' });
+  }
+  await admin.context().close();
+});
+
+test('the period switch is in the URL and says which period is shown', async ({ browser }) => {
+  const admin = await adminPage(browser);
+  await admin.goto('/admin');
+  await expect(admin.getByRole('navigation', { name: 'Leads period' }).getByRole('link', { name: '30 days' })).toHaveAttribute('aria-current', 'page');
+  await admin.getByRole('navigation', { name: 'Leads period' }).getByRole('link', { name: '90 days' }).click();
+  await expect(admin).toHaveURL(/\?days=90$/);
+  await expect(admin.locator('[data-leads-per-day] tbody tr')).toHaveCount(90);
+  await expect(admin.getByRole('table', { name: /Leads per day, last 90 days/ })).toBeVisible();
+  // Anything else in ?days= is the default period, never an error.
+  const res = await admin.goto('/admin?days=1000');
+  expect(res?.status()).toBe(200);
+  await expect(admin.locator('[data-leads-per-day] tbody tr')).toHaveCount(30);
+  await admin.context().close();
+});
