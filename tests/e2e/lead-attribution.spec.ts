@@ -104,6 +104,25 @@ test('a Book a call click is recorded (beacon accepted) and counted in the overv
   await admin.context().close();
 });
 
+test('a sign-up from a campaign visit is counted under that campaign', async ({ page, browser }) => {
+  const campaign = `autumn-${unique()}`;
+  await page.goto(`/?utm_source=partner&utm_medium=referral&utm_campaign=${campaign}`);
+  await gotoHydrated(page, '/auth?tab=signup');
+  const form = page.getByTestId('signup-form');
+  await form.getByLabel('First name', { exact: true }).fill('Sam');
+  await form.getByLabel('Last name', { exact: true }).fill('Signup');
+  await form.getByLabel('Email', { exact: true }).fill(`sam-${unique()}@example.com`);
+  await form.getByLabel('Password', { exact: true }).fill(`pw-${unique()}`);
+  await form.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(/\/verify-email/);
+
+  const admin = await adminPage(browser);
+  await admin.goto('/admin?days=7');
+  const row = admin.locator('[data-lead-sources] tr[data-source]').filter({ hasText: `partner / referral / ${campaign}` });
+  await expect(row.locator('td')).toHaveText('1');
+  await admin.context().close();
+});
+
 test('the period switch is in the URL and says which period is shown', async ({ browser }) => {
   const admin = await adminPage(browser);
   await admin.goto('/admin');
