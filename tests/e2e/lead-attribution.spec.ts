@@ -123,6 +123,35 @@ test('a sign-up from a campaign visit is counted under that campaign', async ({ 
   await admin.context().close();
 });
 
+test('the sign-up form posted without its island carries the attribution its hidden inputs hold', async ({ browser, playwright, baseURL }) => {
+  const campaign = `post-${unique()}`;
+  // What the browser sends when the layout's script filled the inputs but the island never ran.
+  const visitor = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
+  const res = await visitor.post('/auth', {
+    form: {
+      intent: 'signup',
+      firstName: 'Nora',
+      lastName: 'Noscript',
+      email: `nora-${unique()}@example.com`,
+      password: `pw-${unique()}`,
+      sourcePage: '/articles',
+      utm_source: 'forum',
+      utm_medium: 'post',
+      utm_campaign: campaign,
+    },
+    headers: { origin: baseURL! },
+    maxRedirects: 0,
+  });
+  expect(res.status()).toBe(303);
+  await visitor.dispose();
+
+  const admin = await adminPage(browser);
+  await admin.goto('/admin?days=7');
+  const row = admin.locator('[data-lead-sources] tr[data-source]').filter({ hasText: `forum / post / ${campaign}` });
+  await expect(row.locator('td')).toHaveText('1');
+  await admin.context().close();
+});
+
 test('the period switch is in the URL and says which period is shown', async ({ browser }) => {
   const admin = await adminPage(browser);
   await admin.goto('/admin');
