@@ -56,13 +56,31 @@ test('an audit request carries the UTM values of the visit’s landing URL, and 
   await admin.context().close();
 });
 
-test('the form posted before its island runs carries the UTM values too (filled by the page script)', async ({ page }) => {
+test('the audit form posted before its island runs carries the UTM values too (filled by the layout script)', async ({ page, browser }) => {
+  const business = `Early Post Clinic ${unique()}`;
+  // The island's code never arrives: the form stays the server's, posted the old way.
+  await page.route(/\/_astro\/AuditForm\.[^/]*\.js$/, (route) => route.abort());
   await page.goto(CAMPAIGN);
   await page.goto('/free-audit');
-  // The layout's script fills the hidden inputs on load, whatever the island does later.
   await expect(page.locator('input[data-attribution][name="utm_source"]')).toHaveValue('newsletter');
   await expect(page.locator('input[data-attribution][name="utm_campaign"]')).toHaveValue('spring');
   await expect(page.locator('input[data-attribution][name="sourcePage"]')).toHaveValue('/');
+  await page.getByLabel('Full name', { exact: true }).fill('Early Poster');
+  await page.getByLabel('Email', { exact: true }).fill(`early-${unique()}@example.com`);
+  await page.getByLabel('Business name').fill(business);
+  await page.getByLabel('Other').check();
+  await page.getByLabel('Nurturing').check();
+  await page.getByLabel(/I agree to be contacted/).check();
+  await page.getByRole('button', { name: 'Request my free audit' }).click();
+  await expect(page).toHaveURL(/\/free-audit\?sent=1$/);
+  await expect(page.locator('astro-island[ssr]')).not.toHaveCount(0); // it really never hydrated
+
+  const admin = await adminPage(browser);
+  await admin.goto(`/admin/audit?q=${encodeURIComponent(business)}`);
+  await admin.locator('tr[data-audit-row]').getByRole('link').first().click();
+  await expect(admin.locator('[data-fact="UTM campaign"]')).toHaveText('spring');
+  await expect(admin.locator('[data-fact="UTM source"]')).toHaveText('newsletter');
+  await admin.context().close();
 });
 
 test('a Book a call click is recorded (beacon accepted) and counted in the overview; no cookie is set', async ({ page, context, browser }) => {
