@@ -4,9 +4,9 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import { LARGEST_BODY_BYTES } from './src/server/http/request-body';
 
-/** Modules the public layout's scripts share (stores, constants, money, the login redirect key and banner flag). */
+/** Modules the public layout's scripts share (stores, constants, money, the login redirect key and banner flag, the visit's attribution). */
 const PUBLIC_CORE_MODULES =
-  /[\\/](?:node_modules[\\/]nanostores[\\/]|src[\\/]stores[\\/]|src[\\/]shared[\\/](?:constants|money)\.ts|src[\\/]features[\\/](?:navbar[\\/]login-redirect|login-banner[\\/]flag)\.ts)/;
+  /[\\/](?:node_modules[\\/]nanostores[\\/]|src[\\/]stores[\\/]|src[\\/]shared[\\/](?:constants|money)\.ts|src[\\/]features[\\/](?:navbar[\\/]login-redirect|login-banner[\\/]flag|attribution[\\/]store)\.ts)/;
 
 export default defineConfig({
   output: 'server',

@@ -109,6 +109,8 @@ export const signUpSchema = z.strictObject(
     phone: phoneField,
     website: websiteField,
     signupSource: z.unknown().transform(sanitizeSitePath).optional(),
+    // Where the visit came from (the attribution store): cleaned by the sign-up's lead event, never refused.
+    attribution: z.unknown().optional(),
     callbackURL: z.unknown().transform(sanitizeSitePath).optional(),
     rememberMe: z.boolean().optional(),
   },

@@ -51,7 +51,8 @@ const submission = (over: Record<string, unknown> = {}, extra: Partial<AuditSubm
 const submit = (s: AuditSubmission, userId?: string, clientIp = randomIp()) => submitAuditRequest(s, { clientIp, userId });
 const all = {
   requests: () => h.handle.db.select().from(auditRequests),
-  events: () => h.handle.db.select().from(leadEvents),
+  // The accounts made in beforeEach have their own sign-up events (tests/integration/lead-events.test.ts).
+  events: () => h.handle.db.select().from(leadEvents).where(eq(leadEvents.kind, 'audit-request')),
   mail: () => h.handle.db.select().from(mailQueue),
   activity: () => h.handle.db.select().from(activityLog).where(eq(activityLog.entityType, 'audit')).orderBy(activityLog.at),
 };

@@ -1,8 +1,9 @@
 /**
  * Where the visitor came from, kept in session storage (no cookie) from the first page of the visit: that
- * page's path, the referrer's host when it is another site, and the URL's utm_* parameters. Lead forms (the
- * free audit, the chat, sign-up, book-a-call clicks) send it with the lead. Browser-only, dependency-free:
- * it runs on every public page.
+ * page's path, the referring site's origin when it is another site, and the URL's utm_* parameters. Lead
+ * forms (the free audit, the chat, sign-up, book-a-call clicks) send it with the lead; the server cleans it
+ * again (cleanAttribution in src/shared/schemas/audit.ts). Browser-only and dependency-free: it runs on
+ * every public page, so every byte here is paid on the landing page.
  */
 export interface Attribution {
   sourcePage?: string;
@@ -14,40 +15,74 @@ export interface Attribution {
   utmContent?: string;
 }
 
+export type AttributionKey = keyof Attribution;
+
 export const ATTRIBUTION_STORAGE_KEY = 'attribution';
 
-const UTM = { utm_source: 'utmSource', utm_medium: 'utmMedium', utm_campaign: 'utmCampaign', utm_term: 'utmTerm', utm_content: 'utmContent' } as const;
+/** The most characters kept of one value (the server cuts to the same length: AUDIT_LIMITS.utm). */
+export const ATTRIBUTION_VALUE_MAX = 200;
 
-/** The visit's attribution, or {} (storage blocked or nothing recorded). */
-export function readAttribution(storage: Pick<Storage, 'getItem'> = sessionStorage): Attribution {
+/** The utm_* parameters kept (utm_source → utmSource …). */
+const UTM_NAMES = ['source', 'medium', 'campaign', 'term', 'content'] as const;
+
+type Reader = Pick<Storage, 'getItem'>;
+type ReadWriter = Pick<Storage, 'getItem' | 'setItem'>;
+
+/**
+ * The visit's attribution, or {} (storage blocked, nothing recorded, or no object under the key). Not
+ * checked further: it is only sent back to this site, whose server cleans every value it receives.
+ */
+export function readAttribution(storage?: Reader): Attribution {
   try {
-    const value: unknown = JSON.parse(storage.getItem(ATTRIBUTION_STORAGE_KEY) ?? '{}');
+    const value: unknown = JSON.parse((storage ?? sessionStorage).getItem(ATTRIBUTION_STORAGE_KEY) ?? '{}');
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Attribution) : {};
   } catch {
     return {};
   }
 }
 
-/** Records the landing page of this visit once; a later page with utm_* parameters (a new campaign click) replaces it. */
-export function captureAttribution(location: Pick<Location, 'pathname' | 'search'>, referrer: string, ownHost: string, storage: Pick<Storage, 'getItem' | 'setItem'> = sessionStorage): void {
+/** The referring site's origin ("https://www.google.com": no path, which may carry personal data), unless it is this site. */
+function foreignOrigin(referrer: string, ownHost: string): string | undefined {
   try {
+    const url = new URL(referrer);
+    return /^https?:$/.test(url.protocol) && url.host !== ownHost ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Records the landing page of this visit once; a later page with utm_* parameters (a new campaign click in
+ * the same tab) replaces it. Never throws: a blocked storage only means the lead arrives without a source.
+ */
+export function captureAttribution(location: Pick<Location, 'pathname' | 'search'>, referrer: string, ownHost: string, storage?: ReadWriter): void {
+  try {
+    const store = storage ?? sessionStorage;
     const params = new URLSearchParams(location.search);
-    const hasUtm = Object.keys(UTM).some((k) => params.get(k));
-    if (storage.getItem(ATTRIBUTION_STORAGE_KEY) !== null && !hasUtm) return;
     const found: Attribution = { sourcePage: location.pathname };
-    let host = '';
-    try {
-      host = referrer ? new URL(referrer).host : '';
-    } catch {
-      host = '';
+    let hasUtm = false;
+    for (const name of UTM_NAMES) {
+      const v = params.get(`utm_${name}`);
+      if (v) {
+        found[`utm${name[0]!.toUpperCase()}${name.slice(1)}` as AttributionKey] = v.slice(0, ATTRIBUTION_VALUE_MAX);
+        hasUtm = true;
+      }
     }
-    if (host && host !== ownHost) found.referrer = host;
-    for (const [param, key] of Object.entries(UTM)) {
-      const v = params.get(param);
-      if (v) found[key as (typeof UTM)[keyof typeof UTM]] = v.slice(0, 200);
-    }
-    storage.setItem(ATTRIBUTION_STORAGE_KEY, JSON.stringify(found));
+    if (store.getItem(ATTRIBUTION_STORAGE_KEY) !== null && !hasUtm) return;
+    const origin = foreignOrigin(referrer, ownHost);
+    if (origin) found.referrer = origin;
+    store.setItem(ATTRIBUTION_STORAGE_KEY, JSON.stringify(found));
   } catch {
     // Storage blocked (private mode, quota): the lead is still sent, without where it came from.
+  }
+}
+
+/**
+ * Fills the lead forms' hidden attribution inputs under `root`: each is marked `data-attribution="<key>"`
+ * (utmSource …) and named as the server reads it (ATTRIBUTION_FIELDS in src/shared/schemas/audit.ts).
+ */
+export function fillAttributionInputs(root: ParentNode, attribution: Attribution): void {
+  for (const input of root.querySelectorAll<HTMLInputElement>('input[data-attribution]')) {
+    input.value = attribution[input.dataset.attribution as AttributionKey] ?? '';
   }
 }

@@ -12,6 +12,8 @@ import { AUTH_MESSAGES } from '../../shared/auth-messages';
 import { AUTH_FORM_PAGE, type AuthFormState } from '../../shared/form-pages';
 import type { SessionState } from '../../stores/session';
 import { displayName } from '../../stores/session';
+import { ATTRIBUTION_INPUTS } from '../attribution/fields';
+import { readAttribution } from '../attribution/store';
 import { authRequest, firstErrors } from './api';
 import { AuthProvider, useAuth } from './AuthProvider';
 import { flagLoginBanner, savedRedirect, takeRedirect, VERIFY_EMAIL_PATH } from './redirect';
@@ -213,7 +215,7 @@ function SignUpForm({ served }: ServedProps) {
     setError(undefined);
     setFields({});
     // Seed: signupSource is the path saved before "Log in"; the server keeps it only if it is a site path.
-    const res = await signup({ ...values, signupSource: savedRedirect(sessionStorage) });
+    const res = await signup({ ...values, signupSource: savedRedirect(sessionStorage), attribution: readAttribution() });
     if (res.ok) {
       // The new account is signed in and unverified: /verify-email says where the link went.
       window.location.assign(VERIFY_EMAIL_PATH);
@@ -229,6 +231,10 @@ function SignUpForm({ served }: ServedProps) {
   return (
     <form ref={formRef} method="post" action={AUTH_FORM_PAGE} onSubmit={submit} noValidate className="space-y-4" data-testid="signup-form">
       <FormIntent intent="signup" />
+      {/* Filled by the page's attribution script, so a post sent before this island hydrates carries them too. */}
+      {ATTRIBUTION_INPUTS.map(([key, name]) => (
+        <input key={name} type="hidden" name={name} defaultValue="" data-attribution={key} />
+      ))}
       {error && <Alert tone="error">{error}</Alert>}
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="First name" autoComplete="given-name" required {...bind('firstName')} />

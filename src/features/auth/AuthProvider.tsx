@@ -7,6 +7,7 @@
 import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { AUTH_MESSAGES } from '../../shared/auth-messages';
 import { $session, loadSession, signOut, toSessionUser, type SessionState, type SessionUser } from '../../stores/session';
+import type { Attribution } from '../attribution/store';
 import { authRequest, type AuthResult } from './api';
 
 export interface SignUpFields {
@@ -17,6 +18,8 @@ export interface SignUpFields {
   phone?: string;
   website?: string;
   signupSource?: string | undefined;
+  /** Where the visit came from (src/features/attribution/store.ts): the sign-up's lead event carries it. */
+  attribution?: Attribution | undefined;
 }
 
 /** Seed: success for a verified account, otherwise needsVerification (signed in, sent to /verify-email). */

@@ -24,6 +24,7 @@ import {
   type AuditFormValues,
 } from '../../shared/schemas/audit';
 import { $session, loadSession } from '../../stores/session';
+import { fillAttributionInputs, readAttribution } from '../attribution/store';
 
 export interface AuditFormState {
   values: AuditFormValues;
@@ -210,6 +211,8 @@ export default function AuditForm({ initial }: { initial: AuditFormState }) {
       return;
     }
     setStatus({ kind: 'sending' });
+    // The visit's source as of now (the page's script filled these on load; a re-render may have reset them).
+    fillAttributionInputs(form, readAttribution());
     try {
       const res = await fetch('/api/audit-requests', { method: 'POST', body: new FormData(form), headers: { accept: 'application/json' }, credentials: 'same-origin' });
       const body = (await res.json().catch(() => null)) as { ok: boolean; message?: string; fieldErrors?: AuditFieldErrors } | null;
@@ -333,8 +336,8 @@ export default function AuditForm({ initial }: { initial: AuditFormState }) {
           <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
         </label>
       </div>
-      {Object.values(ATTRIBUTION_FIELDS).map((name) => (
-        <input key={name} type="hidden" name={name} defaultValue="" data-attribution={name} />
+      {Object.entries(ATTRIBUTION_FIELDS).map(([key, name]) => (
+        <input key={name} type="hidden" name={name} defaultValue="" data-attribution={key} />
       ))}
       <div className="flex flex-wrap items-center gap-4">
         <button

@@ -12,6 +12,7 @@ import type { Database } from '../db/client';
 import { accounts, rateLimits, sessions, users, verifications } from '../db/schema';
 import { logger } from '../logger';
 import { passwordChangedEmail, passwordResetEmail, verificationEmail, type Mailer } from '../mail';
+import { recordSignUp } from '../modules/leads/service';
 import { promoteIfFirstVerifiedUser } from '../modules/users/service';
 import { accountPlugin } from './account-plugin';
 import { disabledAccounts } from './disabled-accounts';
@@ -172,6 +173,14 @@ export function createAuth({ db, siteUrl, trustedOrigins, secret, mailer, siteNa
                 role: 'user',
               },
             };
+          },
+          // A sign-up through the form (JSON or the no-script post) is a lead, with the visit's attribution
+          // the form sent; accounts made any other way are not. After the user row is committed (the event
+          // references it); a failure is logged and never undoes the account.
+          after: async (user, context) => {
+            if (context?.path !== '/sign-up/email') return;
+            const body = (context.body ?? {}) as { attribution?: unknown };
+            await recordSignUp({ id: user.id, email: user.email, name: user.name }, body.attribution, db);
           },
         },
       },

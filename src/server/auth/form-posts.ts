@@ -9,6 +9,7 @@
 import { firstErrors, toFailure } from '../../shared/auth-failure';
 import { AUTH_MESSAGES } from '../../shared/auth-messages';
 import { PASSWORD_MESSAGES } from '../../shared/auth-schemas';
+import { ATTRIBUTION_FIELDS } from '../../shared/schemas/audit';
 import { FORM_INTENT_FIELD, type AuthFormIntent, type AuthFormState } from '../../shared/form-pages';
 import { config } from '../config';
 import { AUTH_BASE_PATH, VERIFY_EMAIL_PAGE } from './constants';
@@ -68,6 +69,8 @@ export async function submitAuthForm(request: Request, clientAddress: string | u
     const v = text(name);
     if (v !== undefined) body[name] = v;
   }
+  // Sign-up: the visit's attribution from the hidden inputs the page's script fills (cleaned by the lead event).
+  const attribution = intent === 'signup' ? Object.fromEntries(Object.entries(ATTRIBUTION_FIELDS).map(([key, name]) => [key, text(name)])) : undefined;
   const values = Object.fromEntries(spec.keep.map((name) => [name, (text(name) ?? '').slice(0, 2048)]));
 
   // The reset form's confirmation is only knowable here: the endpoint receives one password.
@@ -82,7 +85,7 @@ export async function submitAuthForm(request: Request, clientAddress: string | u
   const call = new Request(new URL(`${AUTH_BASE_PATH}${spec.endpoint}`, config().SITE_URL), {
     method: 'POST',
     headers,
-    body: JSON.stringify(body),
+    body: JSON.stringify(attribution ? { ...body, attribution } : body),
   });
   const response = await handleAuthRequest(call, { clientAddress });
   const cookies = response.headers.getSetCookie();

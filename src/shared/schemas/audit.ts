@@ -81,6 +81,8 @@ export type AuditAttribution = Partial<Record<AttributionKey, string>>;
 // C0/C1 control characters and bidi overrides: invisible on screen, dangerous in mail headers and logs.
 const FORBIDDEN_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const SINGLE_LINE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/** The same characters, every one of them (for replace; a /g regex must not be used with test()). */
+const SINGLE_LINE_FORBIDDEN_ALL = new RegExp(SINGLE_LINE_FORBIDDEN.source, 'g');
 
 const singleLine = (label: string, max: number) =>
   z
@@ -133,7 +135,7 @@ export function cleanAttribution(raw: Partial<Record<AttributionKey, unknown>>):
   for (const key of ['utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent'] as const) {
     const value = raw[key];
     if (typeof value !== 'string') continue;
-    const clean = cut(value.replace(SINGLE_LINE_FORBIDDEN, '').trim(), AUDIT_LIMITS.utm);
+    const clean = cut(value.replace(SINGLE_LINE_FORBIDDEN_ALL, '').trim(), AUDIT_LIMITS.utm);
     if (clean) out[key] = clean;
   }
   return out;
@@ -236,7 +238,7 @@ export interface AuditListQuery {
 }
 
 export function auditListQueryOf(params: URLSearchParams): AuditListQuery {
-  const q = cut((params.get('q') ?? '').replace(SINGLE_LINE_FORBIDDEN, ' ').trim(), AUDIT_LIMITS.search);
+  const q = cut((params.get('q') ?? '').replace(SINGLE_LINE_FORBIDDEN_ALL, ' ').trim(), AUDIT_LIMITS.search);
   const status = params.get('status') ?? '';
   const page = Number.parseInt(params.get('page') ?? '1', 10);
   return { q, status: isAuditStatus(status) ? status : '', page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1 };

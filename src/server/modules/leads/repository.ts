@@ -1,0 +1,72 @@
+/**
+ * Lead events: data access only (Drizzle). The insert is the audit module's (one definition, taken by the
+ * audit service, the chat and this module); the counts are the admin overview's, made in SQL over a time
+ * range so they use lead_events_at_idx / lead_events_kind_at_idx.
+ */
+import { and, gte, lt, sql, type SQLWrapper } from 'drizzle-orm';
+import { db } from '../../db';
+import type { Database } from '../../db/client';
+import { leadEvents } from '../../db/schema';
+
+export { insertLeadEvent, type Executor } from '../audit/repository';
+
+type Reader = Pick<Database, 'select'>;
+
+const n = (v: unknown) => Number(v ?? 0);
+
+/** Events per kind in [start, end) and in [previousStart, start), one indexed range scan. */
+export async function countByKind(range: { previousStart: Date; start: Date; end: Date }, ex: Reader = db()) {
+  const rows = await ex
+    .select({
+      kind: leadEvents.kind,
+      current: sql<number>`count(*) filter (where ${leadEvents.at} >= ${range.start})`,
+      previous: sql<number>`count(*) filter (where ${leadEvents.at} < ${range.start})`,
+    })
+    .from(leadEvents)
+    .where(and(gte(leadEvents.at, range.previousStart), lt(leadEvents.at, range.end)))
+    .groupBy(leadEvents.kind);
+  return rows.map((r) => ({ kind: r.kind, current: n(r.current), previous: n(r.previous) }));
+}
+
+/** The UTC day (YYYY-MM-DD) an event happened on, as SQL. */
+const utcDay = sql<string>`to_char(${leadEvents.at} at time zone 'UTC', 'YYYY-MM-DD')`;
+
+/** Events per UTC day and kind in [start, end); days without events are not returned (the caller zero-fills). */
+export async function countByDay(range: { start: Date; end: Date }, ex: Reader = db()) {
+  const rows = await ex
+    .select({ day: utcDay, kind: leadEvents.kind, n: sql<number>`count(*)` })
+    .from(leadEvents)
+    .where(and(gte(leadEvents.at, range.start), lt(leadEvents.at, range.end)))
+    .groupBy(utcDay, leadEvents.kind);
+  return rows.map((r) => ({ day: String(r.day), kind: r.kind, n: n(r.n) }));
+}
+
+const hasUtm = sql`(${leadEvents.utmSource} <> '' or ${leadEvents.utmMedium} <> '' or ${leadEvents.utmCampaign} <> '')`;
+const utmPart = (column: SQLWrapper) => sql<string>`case when ${hasUtm} then ${column} else '' end`;
+// The host of a stored referrer ("https://www.example.com" → "www.example.com"); only when no UTM is set.
+const referrerHost = sql<string>`case when ${hasUtm} then '' else coalesce(lower(substring(${leadEvents.referrer} from '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#:@]+)')), '') end`;
+
+/**
+ * The sources that brought the most leads in [start, end): the UTM source/medium/campaign when any is set,
+ * else the referring host, else direct (all empty). Most leads first, ties by name.
+ */
+export async function topSources(range: { start: Date; end: Date }, limit: number, ex: Reader = db()) {
+  const source = utmPart(leadEvents.utmSource);
+  const medium = utmPart(leadEvents.utmMedium);
+  const campaign = utmPart(leadEvents.utmCampaign);
+  const total = sql<number>`count(*)`;
+  const rows = await ex
+    .select({ utmSource: source, utmMedium: medium, utmCampaign: campaign, referrerHost: referrerHost, n: total })
+    .from(leadEvents)
+    .where(and(gte(leadEvents.at, range.start), lt(leadEvents.at, range.end)))
+    .groupBy(source, medium, campaign, referrerHost)
+    .orderBy(sql`count(*) desc`, source, medium, campaign, referrerHost)
+    .limit(limit);
+  return rows.map((r) => ({
+    utmSource: String(r.utmSource ?? ''),
+    utmMedium: String(r.utmMedium ?? ''),
+    utmCampaign: String(r.utmCampaign ?? ''),
+    referrerHost: String(r.referrerHost ?? ''),
+    n: n(r.n),
+  }));
+}

@@ -1,0 +1,118 @@
+/**
+ * Lead events (PRODUCT.md "Leads in one place"): the kinds, what a browser may send to /api/lead-events,
+ * and the admin overview's period and source rules. Pure: no server imports.
+ */
+import { sanitizeSitePath } from './auth-schemas';
+import { cleanAttribution, type AttributionKey, type AuditAttribution } from './schemas/audit';
+import { z } from './zod';
+
+export const LEAD_KINDS = ['audit-request', 'chat-lead', 'sign-up', 'book-call'] as const;
+export type LeadKind = (typeof LEAD_KINDS)[number];
+export const LEAD_KIND_LABELS: Record<LeadKind, string> = {
+  'audit-request': 'Audit requests',
+  'chat-lead': 'Chat leads',
+  'sign-up': 'Sign-ups',
+  'book-call': 'Book-a-call clicks',
+};
+
+/** The largest body /api/lead-events reads: a path and seven attribution values, with room to spare. */
+export const LEAD_EVENT_MAX_BYTES = 8 * 1024;
+
+/** The attribution keys a client may send, as cleanAttribution reads them. */
+const ATTRIBUTION_KEYS: readonly AttributionKey[] = ['sourcePage', 'referrer', 'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent'];
+
+/** Anything (an object from a client, or garbage) → the cleaned attribution; never fails. */
+export function attributionOf(raw: unknown): AuditAttribution {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
+  const source = raw as Record<string, unknown>;
+  return cleanAttribution(Object.fromEntries(ATTRIBUTION_KEYS.map((key) => [key, source[key]])));
+}
+
+/**
+ * What a browser sends: only a book-a-call click (audit requests, chat leads and sign-ups are recorded by
+ * the server where they happen). `page` is the path the link was on: location.pathname, so percent-encoded
+ * and never markup. The attribution is cleaned, not refused (a visitor cannot fix it).
+ */
+export const leadEventBodySchema = z.object({
+  kind: z.literal('book-call', { error: 'Only book-call events can be sent' }),
+  page: z
+    .string({ error: 'page must be a path on this site' })
+    .max(2048, 'page is too long')
+    .refine((v) => sanitizeSitePath(v) === v && !/[\s<>"'`]/.test(v), 'page must be a path on this site'),
+  attribution: z.unknown().transform(attributionOf).optional(),
+});
+export type LeadEventBody = z.output<typeof leadEventBodySchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// The admin overview: a period in whole UTC days ending today, compared with the one before it.
+
+export const LEAD_PERIODS = [7, 30, 90] as const;
+export type LeadPeriod = (typeof LEAD_PERIODS)[number];
+export const DEFAULT_LEAD_PERIOD: LeadPeriod = 30;
+
+/** `?days=` → one of the periods (anything else: the default). */
+export function leadPeriodOf(params: URLSearchParams): LeadPeriod {
+  const days = Number(params.get('days'));
+  return (LEAD_PERIODS as readonly number[]).includes(days) ? (days as LeadPeriod) : DEFAULT_LEAD_PERIOD;
+}
+
+const DAY_MS = 86_400_000;
+
+export interface LeadPeriodRange {
+  days: LeadPeriod;
+  /** Midnight UTC of the first day; the period runs to `end` (midnight UTC after today). */
+  start: Date;
+  end: Date;
+  /** The previous period of the same length: [previousStart, start). */
+  previousStart: Date;
+}
+
+export function leadPeriodRange(days: LeadPeriod, now: Date = new Date()): LeadPeriodRange {
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + DAY_MS);
+  const start = new Date(end.getTime() - days * DAY_MS);
+  return { days, start, end, previousStart: new Date(start.getTime() - days * DAY_MS) };
+}
+
+/** The period's days as YYYY-MM-DD (UTC), newest first. */
+export function periodDays(range: LeadPeriodRange): string[] {
+  return Array.from({ length: range.days }, (_, i) => new Date(range.end.getTime() - (i + 1) * DAY_MS).toISOString().slice(0, 10));
+}
+
+export type KindCounts = Record<LeadKind, number>;
+export const zeroCounts = (): KindCounts => ({ 'audit-request': 0, 'chat-lead': 0, 'sign-up': 0, 'book-call': 0 });
+export const isLeadKind = (v: unknown): v is LeadKind => typeof v === 'string' && (LEAD_KINDS as readonly string[]).includes(v);
+
+/** Rows of (day, kind, count) → one row per day of the period, newest first, every kind present (zeros included). */
+export function dayTable(range: LeadPeriodRange, rows: readonly { day: string; kind: string; n: number }[]): { day: string; counts: KindCounts; total: number }[] {
+  const byDay = new Map(periodDays(range).map((day) => [day, zeroCounts()]));
+  for (const row of rows) {
+    const counts = byDay.get(row.day);
+    if (counts && isLeadKind(row.kind)) counts[row.kind] += row.n;
+  }
+  return [...byDay].map(([day, counts]) => ({ day, counts, total: LEAD_KINDS.reduce((sum, k) => sum + counts[k], 0) }));
+}
+
+/** "+3", "−2", "±0": the change from the previous period, for people (with a real minus sign). */
+export function changeInWords(current: number, previous: number): string {
+  const d = current - previous;
+  return d > 0 ? `+${d}` : d < 0 ? `\u2212${-d}` : '\u00b10';
+}
+
+/** A source as the overview groups it: the UTM triple when any is set, else the referring host, else direct. */
+export interface LeadSource {
+  utmSource: string;
+  utmMedium: string;
+  utmCampaign: string;
+  referrerHost: string;
+}
+
+export function sourceLabel(s: LeadSource): string {
+  const utm = [s.utmSource, s.utmMedium, s.utmCampaign].filter(Boolean);
+  if (utm.length > 0) return utm.join(' / ');
+  return s.referrerHost || 'Direct';
+}
+
+/** A day key (YYYY-MM-DD) as the overview shows it: "Wed 25 Nov". */
+export function dayLabel(day: string): string {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+}
