@@ -31,6 +31,7 @@ import { previewHtml } from '../server/modules/rich-text/service';
 import { LIMITS, recordId } from '../shared/schemas/fields';
 import { policyFieldsSchema } from '../shared/schemas/policy';
 import { auditActions } from './admin-audit';
+import { chatSettingsActions } from './admin-chat-settings';
 import { toActionError } from './errors';
 
 const idInput = z.object({ id: recordId });
@@ -156,10 +157,12 @@ export const admin = {
   },
   /** Free-audit requests: status, internal notes, assignment. */
   audit: auditActions,
+  /** The chat widget's settings (the inbox's Actions join this group). */
+  chat: { ...chatSettingsActions },
   activity: {
     revert: defineAction({
       input: z.object({ id: z.uuid() }),
-      // A site-wide document's entry (site texts, landing layout, SEO) is reverted by its own engine.
+      // A site-wide document's entry (site texts, landing layout, SEO, chat settings) is reverted by its own engine.
       handler: async ({ id }, ctx) => {
         const documentEntry = await documentActivityEntry(id);
         if (documentEntry) return writeDocument(ctx, () => revertDocumentChange(ctx.locals.user?.id, documentEntry), []);
