@@ -1,0 +1,152 @@
+/**
+ * /admin/chat-settings as the admin uses it, in Chromium: the settings reach every public page's widget on
+ * the next request (pages requested until they are cache hits first), bad input is told beside its field
+ * and saves nothing, quick replies reorder by keyboard, switching the chat off removes the widget from a
+ * cached page at once; and the inbox: a visitor's conversation shows with its unread count, the admin opens
+ * it, replies (the visitor's stream gets it), marks it handled; markup typed by a visitor is text in admin.
+ * The settings go back to the defaults afterwards, as the other specs expect.
+ */
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { DEFAULT_CHAT_SETTINGS } from '../../src/shared/chat';
+import { ADMIN_STATE, gotoHydrated } from './support/accounts';
+import { callAction } from './support/admin-actions';
+import { moveByKeyboard } from './support/sortable';
+
+test.use({ storageState: ADMIN_STATE });
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+let visitor: APIRequestContext;
+test.beforeAll(async ({ playwright, baseURL }) => {
+  // No cookies: the admin's session must not reach the visitor's requests.
+  visitor = await playwright.request.newContext({ baseURL: baseURL!, storageState: { cookies: [], origins: [] } });
+});
+
+test.afterAll(async ({ playwright, baseURL }) => {
+  await visitor.dispose();
+  const admin = await playwright.request.newContext({ baseURL, storageState: ADMIN_STATE });
+  const restored = await callAction(admin, baseURL!, 'admin.chat.saveSettings', { value: DEFAULT_CHAT_SETTINGS });
+  expect(restored.status, JSON.stringify(restored.error)).toBe(200);
+  await admin.dispose();
+});
+
+/** Asks for `path` until the route cache answers it, so the next check proves the save invalidated it. */
+async function cachedAsVisitor(path: string) {
+  await visitor.get(path);
+  const second = await visitor.get(path);
+  expect(second.headers()['x-astro-cache'], `${path} is served from the route cache`).toBe('HIT');
+}
+
+async function visitorHtml(path: string) {
+  const res = await visitor.get(path);
+  expect(res.status()).toBe(200);
+  return res.text();
+}
+
+/** HTML as text: the widget's settings sit in attributes or serialised props, entity-encoded. */
+const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#34;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/** Whether `text` is in the visitor's HTML of `path` (a boolean: a failure must not print the whole page). */
+async function pageShows(path: string, text: string) {
+  return decode(await visitorHtml(path)).includes(text);
+}
+
+async function saveWithShortcut(page: Page) {
+  await page.keyboard.press('ControlOrMeta+s');
+  await expect(page.locator('[data-save-state]')).toHaveText('All changes saved');
+}
+
+async function openSettings(page: Page) {
+  await gotoHydrated(page, '/admin/chat-settings');
+  await expect(page.getByRole('heading', { name: 'Widget' })).toBeVisible();
+}
+
+test.describe.serial('settings', () => {
+  test('name, greeting and accent colour reach the widget of cached public pages on the next request', async ({ page }) => {
+    const name = `Ada ${unique()}`;
+    const greeting = `Hello from the test ${unique()}!`;
+    await cachedAsVisitor('/');
+    await cachedAsVisitor('/services');
+    await openSettings(page);
+    await page.getByLabel('Assistant name').fill(name);
+    await page.getByLabel('Greeting').fill(greeting);
+    await page.getByLabel('Accent colour (hex)').fill('#0f766e');
+    // The live preview and the contrast rule follow the typing.
+    const preview = page.locator('[data-chat-preview]');
+    await expect(preview).toContainText(name);
+    await expect(preview).toContainText(greeting);
+    await expect(page.getByText(/White text on it has 5\.\d:1 contrast: readable/)).toBeVisible();
+    await saveWithShortcut(page);
+
+    for (const path of ['/', '/services']) {
+      expect(await pageShows(path, name), `${path} shows the new name`).toBe(true);
+      expect(await pageShows(path, greeting), `${path} shows the new greeting`).toBe(true);
+      expect((await visitorHtml(path)).toLowerCase().includes('#0f766e'), `${path} has the new accent`).toBe(true);
+    }
+    // The editor opens with what was saved.
+    await openSettings(page);
+    await expect(page.getByLabel('Assistant name')).toHaveValue(name);
+  });
+
+  test('a too-light accent and a javascript: link are told beside their fields; nothing is saved', async ({ page }) => {
+    await openSettings(page);
+    const before = await page.getByLabel('Assistant name').inputValue();
+    await page.getByLabel('Accent colour (hex)').fill('#ffff00');
+    await expect(page.getByText(/only 1\.\d:1 contrast: too light/)).toBeVisible();
+    const reply = page.getByRole('group', { name: /Get a free audit/ });
+    await reply.getByLabel('Link').fill('javascript:alert(1)');
+    await page.getByLabel('Assistant name').fill(`Never saved ${unique()}`);
+    await page.keyboard.press('ControlOrMeta+s');
+    await expect(page.getByTestId('editor-invalid')).toBeVisible();
+    await expect(page.getByLabel('Accent colour (hex)')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText(/Is too light for white text/)).toBeVisible();
+    await expect(reply.getByLabel('Link')).toHaveAttribute('aria-invalid', 'true');
+    await expect(reply.getByText('Must be a path like /free-audit or an https:// address')).toBeVisible();
+
+    // The server refuses the same values on its own (the form's check is only a convenience).
+    const refused = await callAction(page.request, new URL(page.url()).origin, 'admin.chat.saveSettings', {
+      value: { ...DEFAULT_CHAT_SETTINGS, accentColor: '#ffff00', quickReplies: [{ kind: 'link', label: 'Click', value: 'javascript:alert(1)' }] },
+    });
+    expect(refused.status).toBe(400);
+
+    expect(await pageShows('/', 'javascript:alert(1)')).toBe(false);
+    expect((await visitorHtml('/')).toLowerCase().includes('#ffff00')).toBe(false);
+    // Leave without the draft: reload offers it back, discard it.
+    page.on('dialog', (d) => void d.accept());
+    await page.evaluate(() => Object.keys(localStorage).forEach((k) => k.includes('chat-settings') && localStorage.removeItem(k)));
+    await openSettings(page);
+    await expect(page.getByLabel('Assistant name')).toHaveValue(before);
+  });
+
+  test('quick replies reorder by keyboard, and the widget gets the new order', async ({ page }) => {
+    await openSettings(page);
+    const labels = () => page.locator('[data-object-item] p[id]').allTextContents();
+    expect(await labels()).toEqual(['1. What do you offer?', '2. Get a free audit', '3. Talk to a person']);
+    await moveByKeyboard(page, 'Talk to a person', 3, 1);
+    expect(await labels()).toEqual(['1. Talk to a person', '2. What do you offer?', '3. Get a free audit']);
+    await saveWithShortcut(page);
+    await openSettings(page);
+    expect(await labels()).toEqual(['1. Talk to a person', '2. What do you offer?', '3. Get a free audit']);
+    const html = decode(await visitorHtml('/'));
+    expect(html.indexOf('Talk to a person'), 'the widget lists the quick replies').toBeGreaterThan(-1);
+    expect(html.indexOf('Talk to a person'), 'in the new order').toBeLessThan(html.indexOf('What do you offer?'));
+  });
+
+  test('switching the chat off removes the widget from a page cached before; on again brings it back', async ({ page }) => {
+    await openSettings(page);
+    const name = await page.getByLabel('Assistant name').inputValue();
+    await cachedAsVisitor('/services');
+    expect(await pageShows('/services', name), 'the widget is on the cached page').toBe(true);
+
+    await page.getByLabel('Show the chat on every page').uncheck();
+    await expect(page.locator('[data-chat-preview]')).toContainText('the chat is off');
+    await saveWithShortcut(page);
+    expect(await pageShows('/services', name), 'the widget is gone').toBe(false);
+    const closed = await visitor.post('/api/chat/messages', { headers: { origin: new URL(page.url()).origin, 'x-chat-visitor': 'a'.repeat(32) }, data: { body: 'Anyone there?' } });
+    expect(closed.status()).toBe(404);
+
+    await page.getByLabel('Show the chat on every page').check();
+    await saveWithShortcut(page);
+    expect(await pageShows('/services', name), 'the widget is back').toBe(true);
+  });
+});
