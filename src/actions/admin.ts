@@ -31,6 +31,7 @@ import { previewHtml } from '../server/modules/rich-text/service';
 import { LIMITS, recordId } from '../shared/schemas/fields';
 import { policyFieldsSchema } from '../shared/schemas/policy';
 import { auditActions } from './admin-audit';
+import { chatActions } from './admin-chat';
 import { chatSettingsActions } from './admin-chat-settings';
 import { toActionError } from './errors';
 
@@ -157,8 +158,8 @@ export const admin = {
   },
   /** Free-audit requests: status, internal notes, assignment. */
   audit: auditActions,
-  /** The chat widget's settings (the inbox's Actions join this group). */
-  chat: { ...chatSettingsActions },
+  /** The chat: its settings, and the inbox (reply, which takes over; release; handled/open; read). */
+  chat: { ...chatSettingsActions, ...chatActions },
   activity: {
     revert: defineAction({
       input: z.object({ id: z.uuid() }),
