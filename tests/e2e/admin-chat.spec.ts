@@ -7,8 +7,8 @@
  * The settings go back to the defaults afterwards, as the other specs expect.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { DEFAULT_CHAT_SETTINGS } from '../../src/shared/chat';
-import { ADMIN_STATE, gotoHydrated } from './support/accounts';
+import { DEFAULT_CHAT_SETTINGS, type ChatMessageDto, type ChatSendResponse } from '../../src/shared/chat';
+import { ADMIN_STATE, freshClientIp, gotoHydrated } from './support/accounts';
 import { callAction } from './support/admin-actions';
 import { moveByKeyboard } from './support/sortable';
 
@@ -148,5 +148,119 @@ test.describe.serial('settings', () => {
     await page.getByLabel('Show the chat on every page').check();
     await saveWithShortcut(page);
     expect(await pageShows('/services', name), 'the widget is back').toBe(true);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// The inbox
+
+/** A visitor of the widget: a random id sent as X-Chat-Visitor, from their own client address. */
+function newVisitor(baseURL: string) {
+  const id = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+  const headers = { origin: baseURL, 'x-chat-visitor': id, 'x-real-ip': freshClientIp() };
+  return {
+    async send(body: string): Promise<ChatSendResponse> {
+      const res = await visitor.post('/api/chat/messages', { headers, data: { body } });
+      expect(res.status(), await res.text()).toBe(200);
+      return (await res.json()) as ChatSendResponse;
+    },
+    async poll(conversation: ChatSendResponse['conversation'], after: number): Promise<ChatMessageDto[]> {
+      const res = await visitor.get(`/api/chat/poll?c=${conversation.id}&t=${encodeURIComponent(conversation.streamToken)}&after=${after}`, { headers });
+      expect(res.status()).toBe(200);
+      return ((await res.json()) as { messages: ChatMessageDto[] }).messages;
+    },
+  };
+}
+
+test.describe.serial('inbox', () => {
+  test('a visitor’s conversation appears live with its unread count; the admin opens it, replies (the visitor gets it), hands it back and marks it handled', async ({ page, baseURL }) => {
+    test.setTimeout(90_000);
+    await gotoHydrated(page, '/admin/chat-settings');
+    await expect(page.locator('[data-feed="live"]').first()).toBeVisible();
+
+    const guest = newVisitor(baseURL!);
+    const question = `Do you work with dentists in Leeds? ${unique()}`;
+    const sent = await guest.send(question);
+    const conversationId = sent.conversation.id;
+
+    // Live: the row arrives at the top without a reload, with its unread count, and is announced.
+    const row = page.locator(`[data-conversation-row="${conversationId}"]`);
+    await expect(row).toBeVisible({ timeout: 5000 });
+    // The preview is the last message: the assistant's answer.
+    await expect(row).toContainText(`Visitor ${conversationId.slice(0, 4)}…`);
+    await expect(row).toContainText(sent.messages.at(-1)!.body.replace(/\s+/g, ' ').slice(0, 40));
+    await expect(row.locator('[data-unread]')).toHaveText(/\d+ unread/);
+    await expect(page.locator('[data-inbox-announcement]')).toContainText('New message from Visitor');
+    // Without script the same list renders on the server.
+    const html = await (await page.request.get('/admin/chat-settings')).text();
+    expect(html).toContain(`/admin/chat-settings/${conversationId}`);
+
+    await row.getByRole('link').click();
+    await expect(page).toHaveURL(new RegExp(`/admin/chat-settings/${conversationId}$`));
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    await expect(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Chat Settings' })).toBeVisible();
+    await expect(page.locator('[data-author="visitor"] [data-message-body]').first()).toHaveText(question);
+    await expect(page.locator('[data-feed="live"]')).toBeVisible();
+    // Opening it read it.
+    await expect
+      .poll(async () => {
+        const res = await page.request.get('/api/admin/chat/inbox');
+        return ((await res.json()) as { conversations: { id: string; unread: number }[] }).conversations.find((c) => c.id === conversationId)?.unread;
+      })
+      .toBe(0);
+
+    const lastSeq = sent.messages.at(-1)!.seq;
+    const reply = `Yes, we do — I am here to help. ${unique()}`;
+    await page.getByLabel('Your reply').fill(reply);
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    await expect(page.locator('[data-author="admin"] [data-message-body]').last()).toHaveText(reply);
+    await expect(page.locator('[data-conversation-state]')).toContainText('is answering: the assistant stays quiet');
+    // The visitor's poll has the admin's answer.
+    await expect.poll(async () => (await guest.poll(sent.conversation, lastSeq)).map((m) => [m.author, m.body]), { timeout: 5000 }).toContainEqual(['admin', reply]);
+
+    // A visitor message while taken over: live on the admin's page, no assistant answer.
+    const follow = await guest.send('Great, can we talk tomorrow?');
+    expect(follow.messages.map((m) => m.author)).toEqual(['visitor']);
+    await expect(page.locator('[data-author="visitor"] [data-message-body]').last()).toHaveText('Great, can we talk tomorrow?', { timeout: 5000 });
+    await expect(page.locator('[data-conversation-announcement]')).toContainText('Great, can we talk tomorrow?');
+
+    await page.getByRole('button', { name: 'Hand back to the assistant' }).click();
+    await expect(page.locator('[data-conversation-state]')).toContainText('The assistant answers.');
+    const answered = await guest.send('What services do you offer?');
+    expect(answered.messages.map((m) => m.author)).toEqual(['visitor', 'assistant']);
+
+    await page.getByRole('button', { name: 'Mark handled' }).click();
+    await expect(page.locator('[data-conversation-state]')).toContainText('Handled');
+    await expect(page.getByRole('button', { name: 'Reopen' })).toBeVisible();
+    await page.goto('/admin/chat-settings');
+    await expect(page.locator(`[data-conversation-row="${conversationId}"]`)).toHaveCount(0);
+    await page.goto('/admin/chat-settings?status=handled');
+    await expect(page.locator(`[data-conversation-row="${conversationId}"]`)).toHaveCount(1);
+  });
+
+  test('markup a visitor types is text in the inbox and the conversation; an unknown conversation is a 404', async ({ page, baseURL }) => {
+    const guest = newVisitor(baseURL!);
+    const markup = '<img src=x onerror=window.__xss=1> <b>bold?</b>';
+    const sent = await guest.send(markup);
+    await gotoHydrated(page, '/admin/chat-settings');
+    await expect(page.locator(`[data-conversation-row="${sent.conversation.id}"]`)).toBeVisible();
+    await gotoHydrated(page, `/admin/chat-settings/${sent.conversation.id}`);
+    await expect(page.locator('[data-author="visitor"] [data-message-body]').first()).toHaveText(markup);
+    expect(await page.locator('[data-messages] img, [data-messages] b').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+
+    expect((await page.request.get('/admin/chat-settings/00000000-0000-4000-8000-000000000000')).status()).toBe(404);
+    expect((await page.request.get('/admin/chat-settings/not-a-conversation')).status()).toBe(404);
+  });
+
+  test('the inbox works without script: filters and pages are links', async ({ browser }) => {
+    const context = await browser.newContext({ storageState: ADMIN_STATE, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/admin/chat-settings');
+    await page.getByRole('navigation', { name: 'Conversation filter' }).getByRole('link', { name: 'All' }).click();
+    await expect(page).toHaveURL(/\?status=all#inbox$/);
+    await expect(page.getByRole('navigation', { name: 'Conversation filter' }).getByRole('link', { name: 'All' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.locator('[data-conversation-row]').first()).toBeVisible();
+    await context.close();
   });
 });
