@@ -15,11 +15,13 @@ interface Props {
   perPage: number;
   /** Unread messages across every conversation, when the page was rendered. */
   unreadTotal: number;
+  /** "3 open conversations · page 1 of 2", from the server's count. */
+  summary: string;
 }
 
 export const conversationHref = (id: string) => `/admin/chat-settings/${encodeURIComponent(id)}`;
 
-export default function InboxList({ rows: initialRows, query, perPage, unreadTotal }: Props) {
+export default function InboxList({ rows: initialRows, query, perPage, unreadTotal, summary }: Props) {
   const [rows, setRows] = useState(initialRows);
   const [announcement, setAnnouncement] = useState('');
   const [unread, setUnread] = useState(unreadTotal);
@@ -40,6 +42,9 @@ export default function InboxList({ rows: initialRows, query, perPage, unreadTot
   return (
     <div data-inbox>
       <div className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+        <p className="text-slate-600" data-inbox-count>
+          {summary}
+        </p>
         <p className="font-medium text-slate-700" data-unread-total={unread}>
           {unread === 0 ? 'Nothing unread' : `${unread} unread ${unread === 1 ? 'message' : 'messages'}`}
         </p>
