@@ -31,6 +31,7 @@ import { previewHtml } from '../server/modules/rich-text/service';
 import { LIMITS, recordId } from '../shared/schemas/fields';
 import { policyFieldsSchema } from '../shared/schemas/policy';
 import { auditActions } from './admin-audit';
+import { chatActions } from './admin-chat';
 import { toActionError } from './errors';
 
 const idInput = z.object({ id: recordId });
@@ -156,6 +157,8 @@ export const admin = {
   },
   /** Free-audit requests: status, internal notes, assignment. */
   audit: auditActions,
+  /** The chat inbox: reply (takes over), release, handled/open, read. */
+  chat: chatActions,
   activity: {
     revert: defineAction({
       input: z.object({ id: z.uuid() }),

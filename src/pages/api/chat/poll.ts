@@ -1,0 +1,7 @@
+/** GET the messages after a seq and the conversation's state: the fallback when EventSource fails. */
+import type { APIRoute } from 'astro';
+import { answering, chatJson, seqOf } from '../../../server/modules/chat/http';
+import { pollConversation } from '../../../server/modules/chat/service';
+
+export const GET: APIRoute = ({ url }) =>
+  answering(async () => chatJson(await pollConversation(url.searchParams.get('c') ?? '', url.searchParams.get('t') ?? '', seqOf(url.searchParams.get('after')))));

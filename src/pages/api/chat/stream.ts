@@ -1,0 +1,14 @@
+/** GET one conversation's live events (server-sent events), opened with its stream token. */
+import type { APIRoute } from 'astro';
+import { answering, seqOf } from '../../../server/modules/chat/http';
+import { conversationStream } from '../../../server/modules/chat/streams';
+
+export const GET: APIRoute = ({ request, url }) =>
+  answering(() =>
+    conversationStream(
+      url.searchParams.get('c') ?? '',
+      url.searchParams.get('t') ?? '',
+      seqOf(request.headers.get('last-event-id')) ?? seqOf(url.searchParams.get('after')),
+      request.signal,
+    ),
+  );

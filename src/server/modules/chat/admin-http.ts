@@ -1,0 +1,25 @@
+/** The admin inbox's HTTP edge: the route guard already admits only admins; each handler checks again. */
+import { db } from '../../db';
+import { requireAdmin, UsersError } from '../users/service';
+import { ChatError } from './errors';
+import { answering } from './http';
+
+/** Runs `work` for a verified admin; anyone else gets the chat's 403. */
+export function asAdmin(actorId: string | undefined, work: () => Promise<Response>): Promise<Response> {
+  return answering(async () => {
+    try {
+      await requireAdmin(actorId, db());
+    } catch (err) {
+      if (err instanceof UsersError) throw new ChatError('FORBIDDEN', 'Only an admin can read the chat inbox.');
+      throw err;
+    }
+    return work();
+  });
+}
+
+/** `?after=` as a date; missing or unreadable means "the most recent". */
+export function dateOf(value: string | null): Date | undefined {
+  if (!value) return undefined;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? undefined : d;
+}

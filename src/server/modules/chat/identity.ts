@@ -1,0 +1,39 @@
+/**
+ * Who is chatting (docs/decisions/013): a visitor is the random id their browser keeps in local storage,
+ * stored only as its SHA-256; a member is their session's user. A conversation's stream token is an HMAC
+ * of its id with the auth secret, so an EventSource (which cannot send headers) opens that one stream
+ * without the visitor id ever appearing in a URL.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { CHAT_VISITOR_ID } from '../../../shared/chat';
+import { resolveAuthSecret } from '../../auth/secret';
+import { config } from '../../config';
+
+export interface ChatIdentity {
+  /** SHA-256 (hex) of the visitor id, when the browser sent one. */
+  visitorKey: string | null;
+  /** The signed-in member (from the session cookie, never from the request body). */
+  userId: string | null;
+}
+
+export const isVisitorId = (value: string) => CHAT_VISITOR_ID.test(value);
+
+export const visitorKeyOf = (visitorId: string) => createHash('sha256').update(visitorId, 'utf8').digest('hex');
+
+/** The advisory-lock key of an identity: a member by account, else the visitor. */
+export const ownerKeyOf = (identity: ChatIdentity) => (identity.userId ? `user:${identity.userId}` : `visitor:${identity.visitorKey ?? ''}`);
+
+let secret: string | undefined;
+const streamSecret = () => (secret ??= resolveAuthSecret(config()));
+
+/** Base64url HMAC-SHA-256 of the conversation id (with a purpose prefix: the secret also signs sessions). */
+export function streamTokenFor(conversationId: string): string {
+  return createHmac('sha256', streamSecret()).update(`chat-stream:${conversationId}`).digest('base64url');
+}
+
+/** Constant-time check of a token from a URL. */
+export function isStreamTokenValid(conversationId: string, token: string): boolean {
+  const expected = Buffer.from(streamTokenFor(conversationId));
+  const given = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

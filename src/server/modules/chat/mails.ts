@@ -1,0 +1,48 @@
+/**
+ * The admins' notification of a chat lead: every detail the visitor left and a link to the conversation.
+ * Everything a stranger typed is escaped in the HTML part; the plain-text part carries it as text.
+ */
+import type { Attribution } from '../../db/schema';
+import { escapeHtml, type MailMessage } from '../../mail/templates';
+
+export interface NotifiedLead {
+  conversationId: string;
+  name: string;
+  email: string;
+  message: string;
+  memberEmail?: string | undefined;
+  attribution: Attribution;
+}
+
+/** Label/value pairs, empty ones left out. */
+export function chatLeadFacts(lead: NotifiedLead): [string, string][] {
+  const a = lead.attribution;
+  const facts: [string, string][] = [
+    ['Name', lead.name],
+    ['Email', lead.email],
+    ['Message', lead.message],
+    ['Member account', lead.memberEmail ?? ''],
+    ['Source page', a.sourcePage ?? ''],
+    ['Referrer', a.referrer ?? ''],
+    ['UTM source', a.utmSource ?? ''],
+    ['UTM medium', a.utmMedium ?? ''],
+    ['UTM campaign', a.utmCampaign ?? ''],
+    ['UTM term', a.utmTerm ?? ''],
+    ['UTM content', a.utmContent ?? ''],
+  ];
+  return facts.filter(([, v]) => v !== '');
+}
+
+export function chatLeadEmail(to: string, lead: NotifiedLead, adminUrl: string, siteName: string): MailMessage {
+  const facts = chatLeadFacts(lead);
+  const intro = `A visitor left their contact details in the chat on ${siteName}.`;
+  const text = [intro, '', ...facts.map(([k, v]) => `${k}: ${v}`), '', `Open the conversation: ${adminUrl}`, ''].join('\n');
+  const html = [
+    `<p>${escapeHtml(intro)}</p>`,
+    `<table>${facts.map(([k, v]) => `<tr><th align="left" valign="top">${escapeHtml(k)}</th><td style="white-space:pre-wrap">${escapeHtml(v)}</td></tr>`).join('')}</table>`,
+    `<p><a href="${escapeHtml(adminUrl)}">Open the conversation</a></p>`,
+  ].join('\n');
+  // The subject is a header: no line breaks reach it (the schema refuses them in names already).
+  const subject = `New chat lead: ${lead.name}`.replace(/[\r\n]+/g, ' ').slice(0, 200);
+  return { to, subject, text, html };
+}

@@ -1,0 +1,204 @@
+/** Chat conversations and messages: data access only (Drizzle). Writes take the caller's transaction. */
+import { and, count, desc, eq, gt, isNull, sql, sum, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { db } from '../../db';
+import type { Database } from '../../db/client';
+import { chatConversations, chatMessages, users, type Attribution, type ChatSource } from '../../db/schema';
+
+export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
+export type Reader = Pick<Database, 'select'>;
+export type ConversationRow = typeof chatConversations.$inferSelect;
+export type ConversationStatus = 'open' | 'handled';
+
+const agent = alias(users, 'chat_agent');
+const member = alias(users, 'chat_member');
+const messageAdmin = alias(users, 'chat_message_admin');
+
+/** Everything the widget's state, the inbox row and the admin page read about one conversation. */
+const viewColumns = {
+  conversation: chatConversations,
+  agentFirstName: agent.firstName,
+  agentName: agent.name,
+  agentEmail: agent.email,
+  memberName: member.name,
+  memberEmail: member.email,
+  /** The last message, for the inbox's preview. */
+  lastBody: sql<string | null>`(select m.body from ${chatMessages} m where m.conversation_id = ${chatConversations.id} order by m.seq desc limit 1)`,
+};
+
+export interface ConversationView {
+  conversation: ConversationRow;
+  agentFirstName: string | null;
+  agentName: string | null;
+  agentEmail: string | null;
+  memberName: string | null;
+  memberEmail: string | null;
+  lastBody: string | null;
+}
+
+function views(ex: Reader = db()) {
+  return ex
+    .select(viewColumns)
+    .from(chatConversations)
+    .leftJoin(agent, eq(agent.id, chatConversations.takenOverBy))
+    .leftJoin(member, eq(member.id, chatConversations.userId));
+}
+
+export async function findConversationView(id: string, ex: Reader = db()): Promise<ConversationView | undefined> {
+  const [row] = await views(ex).where(eq(chatConversations.id, id)).limit(1);
+  return row;
+}
+
+/** The conversation a member owns (their most recent). */
+export async function findMemberConversation(userId: string, ex: Reader = db()): Promise<ConversationRow | undefined> {
+  const [row] = await ex.select().from(chatConversations).where(eq(chatConversations.userId, userId)).orderBy(desc(chatConversations.lastMessageAt)).limit(1);
+  return row;
+}
+
+/** A visitor's conversation not (yet) attached to a member: once attached, only that member's session opens it. */
+export async function findVisitorConversation(visitorKey: string, ex: Reader = db()): Promise<ConversationRow | undefined> {
+  const [row] = await ex
+    .select()
+    .from(chatConversations)
+    .where(and(eq(chatConversations.visitorKey, visitorKey), isNull(chatConversations.userId)))
+    .orderBy(desc(chatConversations.lastMessageAt))
+    .limit(1);
+  return row;
+}
+
+export async function findConversation(id: string, ex: Reader = db()): Promise<ConversationRow | undefined> {
+  const [row] = await ex.select().from(chatConversations).where(eq(chatConversations.id, id)).limit(1);
+  return row;
+}
+
+/** The row locked for the rest of the transaction: an admin's reply and the assistant's answer take turns. */
+export async function lockConversation(id: string, ex: Executor): Promise<ConversationRow | undefined> {
+  const [row] = await ex.select().from(chatConversations).where(eq(chatConversations.id, id)).limit(1).for('update');
+  return row;
+}
+
+/**
+ * Serializes the first messages of one visitor or member (two tabs sending at once): both would otherwise
+ * find no conversation and create one each. Held until the transaction ends.
+ */
+export async function lockOwner(ownerKey: string, ex: Executor) {
+  await ex.execute(sql`select pg_advisory_xact_lock(hashtext(${`chat:${ownerKey}`}))`);
+}
+
+export async function insertConversation(ex: Executor, row: { visitorKey: string | null; userId: string | null; attribution: Attribution }): Promise<ConversationRow> {
+  const [inserted] = await ex
+    .insert(chatConversations)
+    .values({ id: crypto.randomUUID(), ...row })
+    .returning();
+  return inserted!;
+}
+
+export type ConversationUpdate = Partial<
+  Pick<ConversationRow, 'userId' | 'status' | 'takenOverBy' | 'takenOverAt' | 'contactName' | 'contactEmail' | 'contactMessage' | 'contactAt' | 'unreadForAdmin' | 'lastMessageAt'>
+>;
+
+export async function updateConversation(ex: Executor, id: string, values: ConversationUpdate & { addUnread?: number }) {
+  const { addUnread, ...rest } = values;
+  await ex
+    .update(chatConversations)
+    .set({ ...rest, ...(addUnread ? { unreadForAdmin: sql`${chatConversations.unreadForAdmin} + ${addUnread}` } : {}) })
+    .where(eq(chatConversations.id, id));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Messages.
+
+export interface MessageRow {
+  seq: number;
+  conversationId: string;
+  author: string;
+  adminId: string | null;
+  body: string;
+  sources: ChatSource[];
+  createdAt: Date;
+  /** The admin's first name (admin messages; null once the account is gone). */
+  adminFirstName: string | null;
+  adminName: string | null;
+}
+
+export async function insertMessage(
+  ex: Executor,
+  message: { conversationId: string; author: 'visitor' | 'assistant' | 'admin' | 'system'; body: string; adminId?: string | null; sources?: ChatSource[] },
+): Promise<typeof chatMessages.$inferSelect> {
+  const [row] = await ex
+    .insert(chatMessages)
+    .values({ conversationId: message.conversationId, author: message.author, body: message.body, adminId: message.adminId ?? null, sources: message.sources ?? [] })
+    .returning();
+  return row!;
+}
+
+const messageColumns = {
+  seq: chatMessages.seq,
+  conversationId: chatMessages.conversationId,
+  author: chatMessages.author,
+  adminId: chatMessages.adminId,
+  body: chatMessages.body,
+  sources: chatMessages.sources,
+  createdAt: chatMessages.createdAt,
+  adminFirstName: messageAdmin.firstName,
+  adminName: messageAdmin.name,
+};
+
+/**
+ * The conversation's messages after `afterSeq` (all when undefined), oldest first; at most `limit`, the
+ * most recent ones when there are more.
+ */
+export async function listMessages(conversationId: string, options: { afterSeq?: number; limit: number }, ex: Reader = db()): Promise<MessageRow[]> {
+  const where = and(eq(chatMessages.conversationId, conversationId), options.afterSeq !== undefined ? gt(chatMessages.seq, options.afterSeq) : undefined);
+  const rows = await ex
+    .select(messageColumns)
+    .from(chatMessages)
+    .leftJoin(messageAdmin, eq(messageAdmin.id, chatMessages.adminId))
+    .where(where)
+    .orderBy(desc(chatMessages.seq))
+    .limit(options.limit);
+  return rows.reverse();
+}
+
+export async function findMessage(seq: number, ex: Reader = db()): Promise<MessageRow | undefined> {
+  const [row] = await ex.select(messageColumns).from(chatMessages).leftJoin(messageAdmin, eq(messageAdmin.id, chatMessages.adminId)).where(eq(chatMessages.seq, seq)).limit(1);
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The admin inbox.
+
+const statusWhere = (status: ConversationStatus | 'all'): SQL | undefined => (status === 'all' ? undefined : eq(chatConversations.status, status));
+const newestActivityFirst = [desc(chatConversations.lastMessageAt), desc(chatConversations.id)];
+
+export async function listConversationViews(status: ConversationStatus | 'all', limit: number, offset: number, ex: Reader = db()) {
+  const where = statusWhere(status);
+  const [rows, [total]] = await Promise.all([
+    views(ex)
+      .where(where)
+      .orderBy(...newestActivityFirst)
+      .limit(limit)
+      .offset(offset),
+    ex.select({ n: count() }).from(chatConversations).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** Conversations with activity after `after` (the inbox's polling fallback), newest first. */
+export async function listConversationViewsSince(after: Date | undefined, limit: number, ex: Reader = db()) {
+  return views(ex)
+    .where(after ? gt(chatConversations.lastMessageAt, after) : undefined)
+    .orderBy(...newestActivityFirst)
+    .limit(limit);
+}
+
+/** Visitor messages no admin has read yet, over every conversation. */
+export async function unreadTotal(ex: Reader = db()): Promise<number> {
+  const [row] = await ex.select({ n: sum(chatConversations.unreadForAdmin) }).from(chatConversations);
+  return Number(row?.n ?? 0);
+}
+
+export async function findUserSummary(id: string, ex: Reader = db()) {
+  const [row] = await ex.select({ id: users.id, email: users.email, name: users.name, firstName: users.firstName }).from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}

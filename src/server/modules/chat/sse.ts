@@ -1,0 +1,91 @@
+/**
+ * Server-sent event streams fed by the in-process hub (docs/decisions/013): a listener costs a closure and
+ * a timer, never a database query while idle. The stream subscribes first, then replays what was stored
+ * after the client's last event, then passes live events on — an event that arrives during the replay is
+ * held and sent once, in order. A comment line every 25 s keeps proxies from closing an idle connection.
+ */
+import { NO_STORE } from './http';
+
+export const PING_INTERVAL_MS = 25_000;
+/** How long a browser waits before reconnecting after the stream drops. */
+const RETRY_MS = 3000;
+
+export interface SseEvent {
+  event: string;
+  data: unknown;
+  /** The message's seq: the browser sends it back as Last-Event-ID when it reconnects. */
+  id?: number;
+}
+
+const encoder = new TextEncoder();
+export const formatEvent = (e: SseEvent) => encoder.encode(`${e.id !== undefined ? `id: ${e.id}\n` : ''}event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
+
+export interface SseSource {
+  /** Subscribes to live events; returns the unsubscribe function. */
+  subscribe(push: (e: SseEvent) => void): () => void;
+  /** What to send first (the replay and the current state), read after subscribing. */
+  initial(): Promise<SseEvent[]>;
+}
+
+export function sseResponse(source: SseSource, signal: AbortSignal): Response {
+  let cleanup = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let closed = false;
+      let ready = false;
+      const held: SseEvent[] = [];
+      let lastSentSeq = -1;
+      const write = (chunk: Uint8Array) => {
+        if (closed) return;
+        try {
+          controller.enqueue(chunk);
+        } catch {
+          cleanup();
+        }
+      };
+      const send = (e: SseEvent) => {
+        // A message already replayed is not sent twice.
+        if (e.id !== undefined) {
+          if (e.id <= lastSentSeq) return;
+          lastSentSeq = e.id;
+        }
+        write(formatEvent(e));
+      };
+      const unsubscribe = source.subscribe((e) => (ready ? send(e) : held.push(e)));
+      const ping = setInterval(() => write(encoder.encode(': ping\n\n')), PING_INTERVAL_MS);
+      cleanup = () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(ping);
+        unsubscribe();
+        signal.removeEventListener('abort', cleanup);
+        try {
+          controller.close();
+        } catch {
+          // Already closed or errored.
+        }
+      };
+      signal.addEventListener('abort', cleanup, { once: true });
+      if (signal.aborted) return cleanup();
+      write(encoder.encode(`retry: ${RETRY_MS}\n\n`));
+      try {
+        for (const e of await source.initial()) send(e);
+      } catch {
+        return cleanup();
+      }
+      ready = true;
+      for (const e of held.splice(0)) send(e);
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(stream, {
+    status: 200,
+    headers: {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': NO_STORE,
+      'X-Accel-Buffering': 'no',
+    },
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * The chat's pure rules (docs/chat-api.md): business hours in the settings' time zone, "the visitor asks
+ * for a person", when the widget asks for contact details, and the visitor's inputs (a message, the
+ * contact form). Browser-safe: the panel validates with the same schemas the server enforces.
+ */
+import { emailField } from './auth-schemas';
+import { CHAT_LIMITS, WEEKDAYS, type BusinessHours, type ChatAskContact, type Weekday } from './chat';
+import { z } from './zod';
+
+// ---------------------------------------------------------------------------------------------------------
+// Business hours.
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** One formatter per time zone (building one is the expensive part). */
+function wallClockFormatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** The weekday and "HH:MM" on the wall clock of `timeZone` at `now` (Intl applies the zone's DST rules). */
+export function wallClock(timeZone: string, now: Date): { day: Weekday; time: string } {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = wallClockFormatter(timeZone).formatToParts(now);
+  } catch {
+    // The settings schema only stores known zones; a runtime without this one falls back to UTC.
+    parts = wallClockFormatter('UTC').formatToParts(now);
+  }
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  const day = part('weekday').toLowerCase() as Weekday;
+  return { day: WEEKDAYS.includes(day) ? day : 'monday', time: `${part('hour').padStart(2, '0')}:${part('minute').padStart(2, '0')}` };
+}
+
+/** Inside the opening hours of that weekday (from inclusive, to exclusive); hours switched off: always. */
+export function isWithinBusinessHours(hours: BusinessHours, now: Date): boolean {
+  if (!hours.enabled) return true;
+  const { day, time } = wallClock(hours.timeZone, now);
+  const today = hours.days[day];
+  return today.open && time >= today.from && time < today.to;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Asking for a person.
+
+const PERSON_PATTERNS = [
+  // Whole words only: "personal", "humanity" or "agents of change" do not count.
+  /\b(?:humans?|persons?|someone|somebody|real people|agent|operator|representative)\b/i,
+  /\b(?:talk|speak|chat)\s+(?:to|with)\b/i,
+  /\b(?:call|contact|email|e-mail|phone|ring)\s+me\b/i,
+  /\bcall\s*back\b/i,
+  /\bget\s+in\s+touch\b/i,
+];
+
+/** Whether the visitor asks for a person ("Can I talk to someone?", "Please call me"). */
+export function wantsPerson(text: string): boolean {
+  return PERSON_PATTERNS.some((p) => p.test(text));
+}
+
+export interface AskContactFacts {
+  /** The assistant found a good answer. */
+  confident: boolean;
+  question: string;
+  online: boolean;
+  askContact: ChatAskContact;
+  hasContact: boolean;
+}
+
+/**
+ * The widget shows the contact form after this answer: no good answer, a person asked for, outside
+ * business hours, or "at-start" settings — and never again once name and email are known.
+ */
+export function shouldAskContact(f: AskContactFacts): boolean {
+  if (f.hasContact) return false;
+  return !f.confident || wantsPerson(f.question) || !f.online || f.askContact === 'at-start';
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// What a visitor sends.
+
+/** Control characters other than line breaks and tabs never belong in a chat message. */
+const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const LINE_BREAKS_OR_CONTROL = /[\u0000-\u001F\u007F]/;
+
+export const chatMessageBodySchema = z
+  .string({ error: 'Please write a message' })
+  .trim()
+  .min(1, 'Please write a message')
+  .max(CHAT_LIMITS.message, `A message can be at most ${CHAT_LIMITS.message} characters`)
+  .refine((v) => !CONTROL_CHARS.test(v), 'The message contains characters that are not allowed');
+
+export const chatContactSchema = z.object({
+  name: z
+    .string({ error: 'Please enter your name' })
+    .trim()
+    .min(1, 'Please enter your name')
+    .max(CHAT_LIMITS.contactName, `Your name can be at most ${CHAT_LIMITS.contactName} characters`)
+    .refine((v) => !LINE_BREAKS_OR_CONTROL.test(v), 'Your name must be on one line'),
+  email: emailField,
+  message: z
+    .string({ error: 'The message must be text' })
+    .trim()
+    .max(CHAT_LIMITS.contactMessage, `The message can be at most ${CHAT_LIMITS.contactMessage} characters`)
+    .refine((v) => !CONTROL_CHARS.test(v), 'The message contains characters that are not allowed')
+    .optional()
+    .transform((v) => v ?? ''),
+});
+export type ChatContactInput = z.input<typeof chatContactSchema>;
+export type ChatContactFields = z.output<typeof chatContactSchema>;
+export const CHAT_CONTACT_FIELDS = ['name', 'email', 'message'] as const;
+
+/** The first message per field, as the contact form shows them. */
+export function chatContactFieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? 'form');
+    out[key] ??= issue.message;
+  }
+  return out;
+}

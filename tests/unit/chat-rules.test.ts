@@ -1,0 +1,91 @@
+/** The chat's pure rules (src/shared/chat-rules.ts) with fixed dates: business hours, asking for a person, the inputs. */
+import { describe, expect, it } from 'vitest';
+import { businessHoursSchema } from '../../src/shared/chat';
+import { chatContactFieldErrors, chatContactSchema, chatMessageBodySchema, isWithinBusinessHours, shouldAskContact, wallClock, wantsPerson } from '../../src/shared/chat-rules';
+
+const hours = (over: Record<string, unknown> = {}) => businessHoursSchema.parse({ enabled: true, timeZone: 'Europe/Berlin', ...over });
+
+describe('isWithinBusinessHours', () => {
+  it('is always true when hours are off', () => {
+    expect(isWithinBusinessHours(businessHoursSchema.parse({ enabled: false }), new Date('2026-03-28T23:00:00Z'))).toBe(true);
+  });
+
+  it('reads the wall clock of the time zone, across a daylight-saving change', () => {
+    // Monday 08:30 in Berlin (CET, UTC+1): closed; a week later the same UTC time is 09:30 (CEST, UTC+2): open.
+    expect(wallClock('Europe/Berlin', new Date('2026-03-23T07:30:00Z'))).toEqual({ day: 'monday', time: '08:30' });
+    expect(isWithinBusinessHours(hours(), new Date('2026-03-23T07:30:00Z'))).toBe(false);
+    expect(isWithinBusinessHours(hours(), new Date('2026-03-30T07:30:00Z'))).toBe(true);
+  });
+
+  it('opens at "from" and closes at "to"', () => {
+    expect(isWithinBusinessHours(hours(), new Date('2026-03-23T08:00:00Z'))).toBe(true); // 09:00
+    expect(isWithinBusinessHours(hours(), new Date('2026-03-23T15:59:00Z'))).toBe(true); // 16:59
+    expect(isWithinBusinessHours(hours(), new Date('2026-03-23T16:00:00Z'))).toBe(false); // 17:00
+  });
+
+  it('uses the weekday of the time zone, not of UTC', () => {
+    const tokyo = hours({ timeZone: 'Asia/Tokyo' });
+    // Tuesday 00:30 UTC is Tuesday 09:30 in Tokyo (open); Saturday is closed by default.
+    expect(isWithinBusinessHours(tokyo, new Date('2026-03-24T00:30:00Z'))).toBe(true);
+    expect(isWithinBusinessHours(tokyo, new Date('2026-03-28T01:00:00Z'))).toBe(false);
+    const saturdays = hours({ days: { saturday: { open: true, from: '10:00', to: '14:00' } } });
+    expect(isWithinBusinessHours(saturdays, new Date('2026-03-28T10:00:00Z'))).toBe(true); // Saturday 11:00 Berlin
+    expect(isWithinBusinessHours(saturdays, new Date('2026-03-29T10:00:00Z'))).toBe(false); // Sunday
+  });
+});
+
+describe('wantsPerson', () => {
+  it.each([
+    'Can I talk to a human?',
+    'I want to SPEAK TO someone',
+    'Is there a real person there?',
+    'agent please',
+    'Please call me tomorrow',
+    'contact me at ada@example.com',
+    'Could somebody get in touch?',
+    'I would like to talk to a person.',
+  ])('is true for %j', (text) => expect(wantsPerson(text)).toBe(true));
+
+  it.each(['Do you build personal websites?', 'Personally I prefer email marketing', 'What about humanity?', 'How much are the packages?', 'Talking points for my clinic'])(
+    'is false for %j',
+    (text) => expect(wantsPerson(text)).toBe(false),
+  );
+});
+
+describe('shouldAskContact', () => {
+  const base = { confident: true, question: 'What is the free audit?', online: true, askContact: 'when-needed' as const, hasContact: false };
+  it('asks when there is no good answer, a person is asked for, it is offline, or at the start', () => {
+    expect(shouldAskContact(base)).toBe(false);
+    expect(shouldAskContact({ ...base, confident: false })).toBe(true);
+    expect(shouldAskContact({ ...base, question: 'Can I speak to someone?' })).toBe(true);
+    expect(shouldAskContact({ ...base, online: false })).toBe(true);
+    expect(shouldAskContact({ ...base, askContact: 'at-start' })).toBe(true);
+  });
+  it('never asks again once the contact is known', () => {
+    expect(shouldAskContact({ ...base, confident: false, online: false, hasContact: true })).toBe(false);
+  });
+});
+
+describe('inputs', () => {
+  it('trims messages and bounds them to 1–1000 characters', () => {
+    expect(chatMessageBodySchema.parse('  hello <b>there</b>  ')).toBe('hello <b>there</b>');
+    expect(chatMessageBodySchema.safeParse('   ').success).toBe(false);
+    expect(chatMessageBodySchema.safeParse('x'.repeat(1000)).success).toBe(true);
+    expect(chatMessageBodySchema.safeParse('x'.repeat(1001)).success).toBe(false);
+    expect(chatMessageBodySchema.safeParse('line one\nline two').success).toBe(true);
+    expect(chatMessageBodySchema.safeParse('bell\u0007').success).toBe(false);
+    expect(chatMessageBodySchema.safeParse(42).success).toBe(false);
+  });
+
+  it('checks the contact form by field', () => {
+    expect(chatContactSchema.parse({ name: ' Ada ', email: ' Ada@Example.COM ' })).toEqual({ name: 'Ada', email: 'ada@example.com', message: '' });
+    const bad = chatContactSchema.safeParse({ name: 'Ada\nBcc: x', email: 'nope', message: 'x'.repeat(1001) });
+    expect(bad.success).toBe(false);
+    expect(chatContactFieldErrors(bad.error!)).toEqual({
+      name: 'Your name must be on one line',
+      email: 'Please enter a valid email address',
+      message: 'The message can be at most 1000 characters',
+    });
+    expect(chatContactFieldErrors(chatContactSchema.safeParse({}).error!)).toMatchObject({ name: 'Please enter your name', email: 'Email is required' });
+  });
+});
