@@ -101,8 +101,9 @@ export function createPanel(config: PublicChatConfig, launcher: HTMLButtonElemen
         'fixed inset-0 z-50 flex flex-col overflow-hidden bg-white text-ink shadow-2xl focus:outline-none sm:inset-auto sm:right-6 sm:bottom-24 sm:h-[min(40rem,calc(100dvh-8rem))] sm:w-96 sm:rounded-2xl sm:border sm:border-slate-200',
       'data-chat-panel': true,
     },
+    // A div, not <header>: a header here would be a second banner landmark for the page.
     el(
-      'header',
+      'div',
       { class: 'flex items-center gap-3 bg-(--chat-accent) py-3 pr-2 pl-4 text-white' },
       el('span', { class: 'inline-flex h-9 w-9 flex-none items-center justify-center rounded-full bg-white/15' }, icon(ICONS.person)),
       el('div', { class: 'min-w-0 flex-1' }, title, status),
@@ -114,7 +115,8 @@ export function createPanel(config: PublicChatConfig, launcher: HTMLButtonElemen
     composer,
     live,
   );
-  const backdrop = el('div', { class: 'fixed inset-0 z-40 hidden bg-slate-900/20 sm:block', hidden: true, 'data-chat-backdrop': true });
+  // Clear, not dimmed (a dimmed page fails contrast checks): a click beside the card closes it, as Escape does.
+  const backdrop = el('div', { class: 'fixed inset-0 z-40', hidden: true, 'data-chat-backdrop': true });
   document.body.append(backdrop, dialog);
 
   let contact: ContactForm | undefined;
