@@ -230,6 +230,15 @@ export default function ConversationPanel({ conversation: initial, messages: ini
         )}
       </div>
 
+      {conversation.contactEmail && !initial.contactEmail && (
+        <p role="status" className="rounded-lg border border-brand-100 bg-brand-50 px-4 py-3 text-sm text-brand-900" data-contact-arrived>
+          {conversation.displayName} left their contact details ({conversation.contactEmail}).{' '}
+          <a href={`/admin/chat-settings/${encodeURIComponent(id)}`} className="font-semibold underline">
+            Reload to see them with the lead’s links
+          </a>
+        </p>
+      )}
+
       <section ref={listRef} aria-label="Messages" tabIndex={0} className="max-h-[60vh] min-h-48 overflow-y-auto rounded-2xl border border-slate-200 bg-white p-3 shadow-sm sm:p-4" data-messages>
         {messages.length === 0 ? (
           <p className="py-8 text-center text-sm text-slate-600">No messages yet.</p>
