@@ -165,6 +165,10 @@ function newVisitor(baseURL: string) {
       expect(res.status(), await res.text()).toBe(200);
       return (await res.json()) as ChatSendResponse;
     },
+    async contact(fields: { name: string; email: string; message?: string }) {
+      const res = await visitor.post('/api/chat/contact', { headers, data: fields });
+      expect(res.status(), await res.text()).toBe(200);
+    },
     async poll(conversation: ChatSendResponse['conversation'], after: number): Promise<ChatMessageDto[]> {
       const res = await visitor.get(`/api/chat/poll?c=${conversation.id}&t=${encodeURIComponent(conversation.streamToken)}&after=${after}`, { headers });
       expect(res.status()).toBe(200);
@@ -229,6 +233,19 @@ test.describe.serial('inbox', () => {
     await expect(page.locator('[data-conversation-state]')).toContainText('The assistant answers.');
     const answered = await guest.send('What services do you offer?');
     expect(answered.messages.map((m) => m.author)).toEqual(['visitor', 'assistant']);
+
+    // The visitor leaves their details: said at once; after a reload the lead's links are there.
+    const email = `lead-${unique()}@clinic.example`;
+    await guest.contact({ name: 'Dr <i>Ada</i> Quill', email, message: 'Call me after 3pm <script>x</script>' });
+    await expect(page.locator('[data-contact-arrived]')).toContainText(email, { timeout: 5000 });
+    await page.locator('[data-contact-arrived]').getByRole('link').click();
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    const contact = page.locator('[data-contact]');
+    await expect(contact).toContainText('Dr <i>Ada</i> Quill');
+    await expect(contact).toContainText('Call me after 3pm <script>x</script>');
+    await expect(contact.getByRole('link', { name: email })).toHaveAttribute('href', `mailto:${email}`);
+    await expect(page.locator('[data-audit-link]')).toHaveAttribute('href', `/admin/audit?q=${encodeURIComponent(email)}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Chat with Dr <i>Ada</i> Quill');
 
     await page.getByRole('button', { name: 'Mark handled' }).click();
     await expect(page.locator('[data-conversation-state]')).toContainText('Handled');
