@@ -32,6 +32,7 @@ import { LIMITS, recordId } from '../shared/schemas/fields';
 import { policyFieldsSchema } from '../shared/schemas/policy';
 import { auditActions } from './admin-audit';
 import { chatActions } from './admin-chat';
+import { chatSettingsActions } from './admin-chat-settings';
 import { toActionError } from './errors';
 
 const idInput = z.object({ id: recordId });
@@ -157,12 +158,12 @@ export const admin = {
   },
   /** Free-audit requests: status, internal notes, assignment. */
   audit: auditActions,
-  /** The chat inbox: reply (takes over), release, handled/open, read. */
-  chat: chatActions,
+  /** The chat: its settings, and the inbox (reply, which takes over; release; handled/open; read). */
+  chat: { ...chatSettingsActions, ...chatActions },
   activity: {
     revert: defineAction({
       input: z.object({ id: z.uuid() }),
-      // A site-wide document's entry (site texts, landing layout, SEO) is reverted by its own engine.
+      // A site-wide document's entry (site texts, landing layout, SEO, chat settings) is reverted by its own engine.
       handler: async ({ id }, ctx) => {
         const documentEntry = await documentActivityEntry(id);
         if (documentEntry) return writeDocument(ctx, () => revertDocumentChange(ctx.locals.user?.id, documentEntry), []);

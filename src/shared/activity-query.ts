@@ -88,6 +88,7 @@ const TYPE_LABELS: Record<string, string> = {
   landing: 'Landing page',
   page: 'Pages',
   audit: 'Audit requests',
+  'chat-settings': 'Chat settings',
 };
 
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -83,6 +83,14 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     data: { fullName: 'Axe Check', email: 'axe-check@example.com', businessName: 'Axe Check Clinic', businessType: 'clinic', goals: ['more-leads'], consent: true },
   });
   expect(audit.status(), await audit.text()).toBe(200);
+  // A chat conversation with markup in it, so /admin/chat-settings lists one and /admin/chat-settings/[id]
+  // shows messages from the visitor and the assistant (conversations are kept: nothing to remove after).
+  const visitorId = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+  const chat = await admin.post('/api/chat/messages', {
+    headers: { origin: baseURL!, 'x-real-ip': freshClientIp(), 'x-chat-visitor': visitorId },
+    data: { body: 'Axe check: what services do you offer? <b>bold</b>' },
+  });
+  expect(chat.status(), await chat.text()).toBe(200);
   await admin.dispose();
 });
 
@@ -94,7 +102,7 @@ test.afterAll(async ({ playwright, baseURL }) => {
 });
 
 test('the generated list holds the admin pages', () => {
-  expect(ADMIN_PAGES.map((r) => r.pattern)).toEqual(expect.arrayContaining(['/admin', '/admin/activity', '/admin/content/transfer', '/admin/services/[id]']));
+  expect(ADMIN_PAGES.map((r) => r.pattern)).toEqual(expect.arrayContaining(['/admin', '/admin/activity', '/admin/content/transfer', '/admin/services/[id]', '/admin/chat-settings', '/admin/chat-settings/[conversationId]']));
 });
 
 for (const route of ADMIN_PAGES) {

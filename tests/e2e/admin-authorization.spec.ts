@@ -6,6 +6,7 @@
  * proves it for every create Action), so a refusal is the guard's doing, not a bad payload's.
  */
 import { expect, test, type APIRequestContext, type PlaywrightWorkerArgs } from '@playwright/test';
+import { DEFAULT_CHAT_SETTINGS } from '../../src/shared/chat';
 import { isMediaApiPath, storageRefusal } from '../../src/shared/media-library';
 import { ADMIN_ROUTES, concreteAdminPaths } from '../support/admin-pages';
 import { ACTION_NAMES, ADMIN_API_ROUTES } from '../support/endpoints';
@@ -52,7 +53,12 @@ function inputFor(action: string, content: ContentFile, anyActivityId: string): 
       return { ids: records.map((r) => r.id).reverse() };
     case 'revert':
       return { id: anyActivityId };
+    case 'saveSettings':
+      // The chat switched off: an admin's save would change every public page (and add an activity entry).
+      return { value: { ...DEFAULT_CHAT_SETTINGS, enabled: false } };
     default:
+      // The chat inbox's Actions name a conversation; the rest a record of their section.
+      if (parts[1] === 'chat') return { conversationId: crypto.randomUUID(), body: PROBE, status: 'handled' };
       return record ? { id: record.id, fields: probeFields(record) } : { id: PROBE };
   }
 }
@@ -84,7 +90,10 @@ const WHO: Record<'visitor' | 'member', Expectation & { storageState?: string }>
 test('the generated lists hold the admin pages, Actions and API routes', () => {
   expect(ADMIN_PATHS).toEqual(expect.arrayContaining(['/admin', '/admin/activity', '/admin/content/transfer', '/admin/services', '/admin/services/new']));
   expect(ADMIN_PATHS.some((p) => /^\/admin\/services\/no-such-record/.test(p))).toBe(true);
-  expect(ADMIN_ACTIONS).toEqual(expect.arrayContaining(['admin.services.create', 'admin.services.update', 'admin.services.remove', 'admin.activity.revert']));
+  expect(ADMIN_ACTIONS).toEqual(
+    expect.arrayContaining(['admin.services.create', 'admin.services.update', 'admin.services.remove', 'admin.activity.revert', 'admin.chat.saveSettings', 'admin.chat.reply', 'admin.chat.markRead']),
+  );
+  expect(ADMIN_PATHS).toEqual(expect.arrayContaining(['/admin/chat-settings', '/admin/chat-settings/no-such-record-7f3a9c']));
   expect(ADMIN_API_ROUTES.map((r) => r.path)).toEqual(expect.arrayContaining(['/api/admin/content/export', '/api/admin/content/import']));
 });
 

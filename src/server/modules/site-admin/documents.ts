@@ -1,5 +1,5 @@
 /**
- * The three kinds of site-wide document an admin edits, described once each for the write engine
+ * The four kinds of site-wide document an admin edits, described once each for the write engine
  * (service.ts): where a document is stored, how input is validated into its stored form, which cached
  * pages show it, and how a change reads in the activity log. Values are kept in their JSON form (dates as
  * ISO strings) so what the activity log records is exactly what a revert writes back.
@@ -9,7 +9,9 @@ import { isSeoEditablePath, SEO_DEFAULTS_PATH } from '../../../shared/page-seo';
 import { seoEntrySchema, type SeoEntry } from '../../../shared/seo';
 import { documentFieldErrors, type DocumentType } from '../../../shared/site-documents';
 import { siteContentSchema, type SiteContent } from '../../../shared/site-content';
+import { chatSettingsSchema, DEFAULT_CHAT_SETTINGS, type ChatSettings } from '../../../shared/chat';
 import { CACHE_TAGS, type CacheTag } from '../../cache/tags';
+import { CHAT_SETTINGS_KEY } from '../chat/settings';
 import { ContentError, invalid } from '../content/errors';
 import { LANDING_CONFIG_KEY, SITE_CONTENT_KEY } from '../site/service';
 import {
@@ -196,10 +198,44 @@ export const seoDocument: DocumentKind = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------------------
+// Chat settings
+
+const CHAT_SETTING_LABELS: Record<Exclude<keyof ChatSettings, 'enabled'>, string> = {
+  assistantName: 'assistant name',
+  greeting: 'greeting',
+  accentColor: 'accent colour',
+  quickReplies: 'quick replies',
+  askContact: 'when to ask for contact details',
+  businessHours: 'business hours',
+  offlineMessage: 'offline message',
+  llm: 'AI answers',
+};
+
+function chatSettingsSummary(before: unknown, after: unknown): string {
+  const b = before ?? DEFAULT_CHAT_SETTINGS;
+  const onBefore = asObject(b).enabled !== false;
+  const onAfter = asObject(after).enabled !== false;
+  // Switching the widget on or off is the change that matters most: it leads the sentence.
+  const parts = [...(onBefore !== onAfter ? [onAfter ? 'switched the chat on' : 'switched the chat off'] : []), ...changedFields(b, after, CHAT_SETTING_LABELS)];
+  return `Updated the chat settings: ${parts.join(', ') || 'saved as they were'}`;
+}
+
+export const chatSettingsDocument: DocumentKind = {
+  type: 'chat-settings',
+  name: () => 'the chat settings',
+  // Every public page carries the widget (or none): one tag drops them all, and the settings' memo.
+  tags: [CACHE_TAGS.chat],
+  parse: (_id, input) => parseWith(chatSettingsSchema, input),
+  ...configDocument(CHAT_SETTINGS_KEY),
+  summary: (_id, before, after) => chatSettingsSummary(before, after),
+};
+
 export const DOCUMENT_KINDS: Record<DocumentType, DocumentKind> = {
   'site-content': siteContentDocument,
   landing: landingDocument,
   seo: seoDocument,
+  'chat-settings': chatSettingsDocument,
 };
 
 export { seoValueOf };

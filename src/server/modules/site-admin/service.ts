@@ -1,5 +1,6 @@
 /**
- * Admin writes to the site-wide documents: the site texts, the landing page layout and the SEO entries.
+ * Admin writes to the site-wide documents: the site texts, the landing page layout, the SEO entries and
+ * the chat settings.
  * Each write runs in one transaction that checks the acting admin, validates with the shared schema
  * (messages by field path), refuses a save based on an older version than the stored one (someone else
  * saved since the editor opened it), writes, and records the change in the activity log with the
@@ -11,14 +12,16 @@ import { db } from '../../db';
 import { layoutFromConfig, type LandingLayout } from '../../../shared/landing';
 import { SEO_EDITABLE_PAGES } from '../../../shared/page-seo';
 import { EMPTY_SEO_ENTRY, type SeoEntry } from '../../../shared/seo';
+import type { ChatSettings } from '../../../shared/chat';
 import { isDocumentType } from '../../../shared/site-documents';
 import { resolveSiteContent, type SiteContent } from '../../../shared/site-content';
 import { findActivity, insertActivity, type ActivityRow } from '../activity/repository';
 import { latestChangeOf } from '../activity/service';
+import { CHAT_SETTINGS_KEY, resolveChatSettings } from '../chat/settings';
 import { ContentError } from '../content/errors';
 import { LANDING_CONFIG_KEY, SITE_CONTENT_KEY } from '../site/service';
 import { requireAdmin, type Profile } from '../users/service';
-import { DOCUMENT_KINDS, landingDocument, seoDocument, seoValueOf, siteContentDocument, type DocumentKind, type SeoValue } from './documents';
+import { chatSettingsDocument, DOCUMENT_KINDS, landingDocument, seoDocument, seoValueOf, siteContentDocument, type DocumentKind, type SeoValue } from './documents';
 import { countContent, readConfigRow, readSeoRows, type Executor } from './repository';
 import { stableJson } from '../../../shared/stable-json';
 
@@ -53,13 +56,14 @@ function adminWrite<T>(actorId: string | undefined, work: (tx: Executor, actor: 
 /**
  * One save of one document. A save whose version is not the stored one is refused, unless what it sends
  * is exactly what is stored (a retried save whose first answer was lost): nothing is overwritten silently.
+ * Without a version (only the chat settings allow it) the save applies to whatever is stored.
  */
-async function saveDocument(kind: DocumentKind, actorId: string | undefined, id: string, version: string, input: unknown): Promise<DocumentWriteResult> {
+async function saveDocument(kind: DocumentKind, actorId: string | undefined, id: string, version: string | undefined, input: unknown): Promise<DocumentWriteResult> {
   return adminWrite(actorId, async (tx, actor) => {
     const value = kind.parse(id, input);
     const current = await kind.read(tx, id, true);
     const unchanged = current !== undefined && stableJson(current.value) === stableJson(value);
-    if (versionOf(current) !== version && !unchanged) throw conflict(kind, id, await latestChangeOf(tx, kind.type, id));
+    if (version !== undefined && versionOf(current) !== version && !unchanged) throw conflict(kind, id, await latestChangeOf(tx, kind.type, id));
     if (unchanged) return { id, version: versionOf(current), tags: [] };
     const at = nextVersion(current?.updatedAt);
     if (!(await kind.write(tx, id, value, at, current !== undefined))) throw conflict(kind, id, undefined);
@@ -83,6 +87,14 @@ export const saveSiteContent = (actorId: string | undefined, input: { version: s
 
 export const saveLandingLayout = (actorId: string | undefined, input: { version: string; layout: unknown }) =>
   saveDocument(landingDocument, actorId, LANDING_CONFIG_KEY, input.version, input.layout);
+
+/**
+ * The chat widget's settings (docs/chat-api.md). `expectedUpdatedAt` is the version the editor opened ('' while
+ * never saved); a caller without an editor (a script, a test setting the stage) may leave it out and saves
+ * over whatever is stored — still checked, logged and revertible.
+ */
+export const saveChatSettings = (actorId: string | undefined, input: { value: unknown; expectedUpdatedAt?: string | undefined }) =>
+  saveDocument(chatSettingsDocument, actorId, CHAT_SETTINGS_KEY, input.expectedUpdatedAt, input.value);
 
 export const saveSeoEntry = (actorId: string | undefined, input: { path: string; version: string; fields: unknown }) =>
   saveDocument(seoDocument, actorId, input.path, input.version, input.fields);
@@ -147,6 +159,11 @@ export async function documentActivityEntry(id: string): Promise<Entry | undefin
 export async function siteContentForEditor(): Promise<{ content: SiteContent; version: string }> {
   const row = await readConfigRow(db(), SITE_CONTENT_KEY);
   return { content: resolveSiteContent(row?.value), version: versionOf(row) };
+}
+
+export async function chatSettingsForEditor(): Promise<{ settings: ChatSettings; version: string }> {
+  const row = await readConfigRow(db(), CHAT_SETTINGS_KEY);
+  return { settings: resolveChatSettings(row?.value), version: versionOf(row) };
 }
 
 export async function landingLayoutForEditor(): Promise<{ layout: LandingLayout; version: string }> {

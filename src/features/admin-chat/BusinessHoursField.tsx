@@ -1,0 +1,110 @@
+/**
+ * Business hours: on or off, the time zone they are read in, and each weekday open from–to. Outside them
+ * the widget shows the offline message and asks for contact details.
+ */
+import { useEffect, useState } from 'react';
+import { SelectInput, Toggle } from '../../components/admin/fields';
+import { WEEKDAYS, type BusinessHours, type Weekday } from '../../shared/chat';
+
+interface Props {
+  value: BusinessHours;
+  onValue(path: (string | number)[], v: unknown): void;
+  errors: Record<string, string>;
+}
+
+const DAY_NAMES: Record<Weekday, string> = {
+  monday: 'Monday',
+  tuesday: 'Tuesday',
+  wednesday: 'Wednesday',
+  thursday: 'Thursday',
+  friday: 'Friday',
+  saturday: 'Saturday',
+  sunday: 'Sunday',
+};
+
+/**
+ * The time zones this browser knows, read after hydration (the server's list may differ); the stored one is
+ * always offered, so the select never shows a value it does not hold.
+ */
+function useTimeZones(current: string): string[] {
+  const [zones, setZones] = useState<readonly string[]>([]);
+  useEffect(() => setZones(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []), []);
+  return [...new Set([current, 'UTC', ...zones])].sort((a, b) => (a === 'UTC' ? -1 : b === 'UTC' ? 1 : a.localeCompare(b)));
+}
+
+const timeClass =
+  'block h-11 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-2 text-base text-ink shadow-sm focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600 disabled:bg-slate-50 disabled:text-slate-400 aria-[invalid=true]:border-red-600 sm:text-sm';
+
+export function BusinessHoursField({ value, onValue, errors }: Props) {
+  const zones = useTimeZones(value.timeZone);
+  return (
+    <div className="space-y-4">
+      <Toggle
+        label="Use business hours"
+        hint="Off: the assistant answers at any hour and the widget always shows as online."
+        checked={value.enabled}
+        onChecked={(v) => onValue(['businessHours', 'enabled'], v)}
+      />
+      <SelectInput
+        label="Time zone"
+        value={value.timeZone}
+        onValue={(v) => onValue(['businessHours', 'timeZone'], v)}
+        options={zones.map((z) => ({ value: z, label: z.replace(/_/g, ' ') }))}
+        error={errors['businessHours.timeZone']}
+        hint="The hours below are read in this time zone, wherever the visitor is."
+        className="max-w-sm"
+      />
+      <fieldset className="min-w-0">
+        <legend className="mb-1.5 text-sm font-medium text-slate-800">Opening hours</legend>
+        <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200">
+          {WEEKDAYS.map((day) => {
+            const d = value.days[day];
+            const name = DAY_NAMES[day];
+            const toError = errors[`businessHours.days.${day}.to`];
+            const fromError = errors[`businessHours.days.${day}.from`];
+            const error = toError ?? fromError;
+            return (
+              <li key={day} className="grid grid-cols-2 items-center gap-x-3 gap-y-2 px-3 py-2.5 sm:grid-cols-[9rem_minmax(0,1fr)_minmax(0,1fr)]" data-day={day}>
+                <label className="col-span-2 flex items-center gap-2 text-sm font-medium text-slate-800 sm:col-span-1">
+                  <input type="checkbox" checked={d.open} onChange={(e) => onValue(['businessHours', 'days', day, 'open'], e.target.checked)} className="h-5 w-5 accent-brand-600" />
+                  {name}
+                  {!d.open && <span className="text-xs font-normal text-slate-600">Closed</span>}
+                </label>
+                <label className="block min-w-0 text-xs text-slate-600">
+                  <span className="mb-1 block">Opens</span>
+                  <input
+                    type="time"
+                    aria-label={`${name} opens at`}
+                    value={d.from}
+                    disabled={!d.open}
+                    aria-invalid={fromError ? true : undefined}
+                    onChange={(e) => onValue(['businessHours', 'days', day, 'from'], e.target.value)}
+                    className={timeClass}
+                  />
+                </label>
+                <label className="block min-w-0 text-xs text-slate-600">
+                  <span className="mb-1 block">Closes</span>
+                  <input
+                    type="time"
+                    aria-label={`${name} closes at`}
+                    value={d.to}
+                    disabled={!d.open}
+                    aria-invalid={toError ? true : undefined}
+                    aria-describedby={error ? `hours-${day}-error` : undefined}
+                    onChange={(e) => onValue(['businessHours', 'days', day, 'to'], e.target.value)}
+                    className={timeClass}
+                  />
+                </label>
+                {error && (
+                  <p id={`hours-${day}-error`} className="col-span-2 text-sm text-red-700 sm:col-start-2">
+                    {name}: {error.charAt(0).toLowerCase() + error.slice(1)}.
+                  </p>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </fieldset>
+    </div>
+  );
+}

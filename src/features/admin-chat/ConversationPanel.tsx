@@ -1,0 +1,299 @@
+/**
+ * One chat conversation as the admin works it (/admin/chat-settings/[conversationId]): every message as
+ * text with its author, new ones live (the inbox feed, or polling the conversation when the feed polls),
+ * the reply box (the visitor sees the reply at once; replying takes the conversation over and the assistant
+ * stays quiet), "Hand back to the assistant", "Mark handled" / "Reopen". Opening it marks it read, and so
+ * does each new visitor message while it is open and visible.
+ */
+import { actions } from 'astro:actions';
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
+import { toast } from '../../components/admin/toasts';
+import { CHAT_LIMITS, type ChatConversationState, type ChatMessageDto, type InboxConversationDto } from '../../shared/chat';
+import { formatMessageTime, isSitePath } from '../../shared/chat-inbox';
+import { FEED_MODE_LABELS, useInboxFeed } from './inbox-stream';
+
+interface Props {
+  conversation: InboxConversationDto;
+  messages: ChatMessageDto[];
+}
+
+type Busy = 'reply' | 'release' | 'status' | undefined;
+
+/** New messages into the list once each, in order (the feed and the Action's answer may both bring one). */
+function mergeMessages(list: readonly ChatMessageDto[], incoming: readonly ChatMessageDto[]): ChatMessageDto[] {
+  const seen = new Set(list.map((m) => m.seq));
+  const added = incoming.filter((m) => !seen.has(m.seq));
+  return added.length ? [...list, ...added].sort((a, b) => a.seq - b.seq) : [...list];
+}
+
+const bubble: Record<ChatMessageDto['author'], string> = {
+  visitor: 'mr-auto rounded-tl-sm bg-slate-100 text-ink',
+  assistant: 'ml-auto rounded-tr-sm border border-brand-100 bg-brand-50 text-ink',
+  admin: 'ml-auto rounded-tr-sm bg-brand-700 text-white',
+  system: 'mx-auto bg-transparent text-center text-slate-600 italic',
+};
+const AUTHOR_ROLE: Record<ChatMessageDto['author'], string> = { visitor: 'visitor', assistant: 'assistant', admin: 'team', system: '' };
+
+function Message({ m }: { m: ChatMessageDto }) {
+  const mine = m.author === 'admin';
+  return (
+    <li className={`flex max-w-[85%] flex-col sm:max-w-[75%] ${m.author === 'visitor' ? 'mr-auto items-start' : m.author === 'system' ? 'mx-auto items-center' : 'ml-auto items-end'}`} data-message={m.seq} data-author={m.author}>
+      {m.author !== 'system' && (
+        <p className="mb-0.5 px-1 text-xs text-slate-600">
+          <span className="font-semibold text-slate-700">{m.authorName}</span>
+          {AUTHOR_ROLE[m.author] && <span> · {AUTHOR_ROLE[m.author]}</span>} · <time dateTime={m.createdAt}>{formatMessageTime(m.createdAt)} UTC</time>
+        </p>
+      )}
+      <div className={`rounded-2xl px-3.5 py-2 text-sm break-words whitespace-pre-wrap ${bubble[m.author]}`} data-message-body>
+        {m.body}
+      </div>
+      {m.sources.length > 0 && (
+        <ul className="mt-1 flex flex-wrap justify-end gap-x-3 gap-y-1 px-1 text-xs">
+          {m.sources.map((s, i) => (
+            <li key={`${s.href}-${i}`}>
+              {isSitePath(s.href) ? (
+                <a href={s.href} target="_blank" rel="noopener" className={`underline underline-offset-2 ${mine ? 'text-brand-700' : 'text-brand-700'}`}>
+                  {s.title}
+                  <span className="sr-only"> (opens in a new tab)</span>
+                </a>
+              ) : (
+                <span className="text-slate-600">{s.title}</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+export default function ConversationPanel({ conversation: initial, messages: initialMessages }: Props) {
+  const id = initial.id;
+  const [conversation, setConversation] = useState(initial);
+  const [messages, setMessages] = useState(initialMessages);
+  const [draft, setDraft] = useState('');
+  const [replyError, setReplyError] = useState<string | undefined>();
+  const [busy, setBusy] = useState<Busy>();
+  const [announcement, setAnnouncement] = useState('');
+  const streamToken = useRef<string | undefined>(undefined);
+  const listRef = useRef<HTMLElement>(null);
+  const replyId = useId();
+  const lastSeq = messages.at(-1)?.seq ?? 0;
+
+  const markRead = useCallback(async () => {
+    const outcome = await callAction<{ state: ChatConversationState; conversation: InboxConversationDto }>(() => actions.admin.chat.markRead({ conversationId: id }), { retryForMs: IDEMPOTENT_RETRY_MS });
+    if (outcome.ok) {
+      streamToken.current = outcome.data.state.streamToken;
+      setConversation(outcome.data.conversation);
+    }
+  }, [id]);
+
+  // Opening the conversation reads it.
+  useEffect(() => void markRead(), [markRead]);
+
+  // A new visitor message while the admin looks at the conversation is read too (once the tab is visible).
+  const unreadPending = useRef(false);
+  useEffect(() => {
+    const onVisible = () => {
+      if (document.visibilityState === 'visible' && unreadPending.current) {
+        unreadPending.current = false;
+        void markRead();
+      }
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => document.removeEventListener('visibilitychange', onVisible);
+  }, [markRead]);
+
+  const receive = useCallback(
+    (incoming: ChatMessageDto[]) => {
+      if (!incoming.length) return;
+      setMessages((list) => mergeMessages(list, incoming));
+      const fromVisitor = incoming.filter((m) => m.author === 'visitor');
+      const last = fromVisitor.at(-1);
+      if (last) {
+        setAnnouncement(`${last.authorName}: ${last.body}`);
+        if (document.visibilityState === 'visible') void markRead();
+        else unreadPending.current = true;
+      }
+    },
+    [markRead],
+  );
+
+  /** The polling fallback: the conversation's own poll (its stream token came with markRead). */
+  const pollMessages = useCallback(async () => {
+    if (!streamToken.current) return;
+    const res = await fetch(`/api/chat/poll?c=${encodeURIComponent(id)}&t=${encodeURIComponent(streamToken.current)}&after=${lastSeq}`).catch(() => undefined);
+    if (!res?.ok) return;
+    const body = (await res.json()) as { messages: ChatMessageDto[] };
+    // That poll speaks to the visitor ("You"); the inbox names them.
+    receive(body.messages.map((m) => (m.author === 'visitor' ? { ...m, authorName: conversation.displayName } : m)));
+  }, [conversation.displayName, id, lastSeq, receive]);
+
+  const mode = useInboxFeed({
+    onConversation(c) {
+      if (c.id !== id) return;
+      setConversation(c);
+      if (mode === 'polling') void pollMessages();
+    },
+    onMessage(m) {
+      if (m.conversationId !== id) return;
+      const { conversationId: _ignored, ...message } = m;
+      receive([message]);
+    },
+  });
+
+  // Keep the newest message in view.
+  useEffect(() => {
+    const list = listRef.current;
+    if (list) list.scrollTop = list.scrollHeight;
+  }, [messages.length]);
+
+  async function sendReply() {
+    const body = draft.trim();
+    if (!body) {
+      setReplyError('Write a reply first.');
+      return;
+    }
+    if (Array.from(body).length > CHAT_LIMITS.message) {
+      setReplyError(`A reply can be at most ${CHAT_LIMITS.message} characters.`);
+      return;
+    }
+    setBusy('reply');
+    setReplyError(undefined);
+    const outcome = await callAction<{ message: ChatMessageDto; conversation: InboxConversationDto }>(() => actions.admin.chat.reply({ conversationId: id, body }));
+    setBusy(undefined);
+    if (!outcome.ok) {
+      if (outcome.kind === 'invalid') setReplyError(outcome.fieldErrors.body ?? outcome.message);
+      else toast('error', outcome.message);
+      return;
+    }
+    setDraft('');
+    setConversation(outcome.data.conversation);
+    setMessages((list) => mergeMessages(list, [outcome.data.message]));
+  }
+
+  async function release() {
+    setBusy('release');
+    const outcome = await callAction<{ conversation: InboxConversationDto }>(() => actions.admin.chat.release({ conversationId: id }), { retryForMs: IDEMPOTENT_RETRY_MS });
+    setBusy(undefined);
+    if (!outcome.ok) return toast('error', outcome.message);
+    setConversation(outcome.data.conversation);
+    toast('success', 'Handed back: the assistant answers again.');
+  }
+
+  async function setStatus(status: 'open' | 'handled') {
+    setBusy('status');
+    const outcome = await callAction<{ conversation: InboxConversationDto }>(() => actions.admin.chat.setStatus({ conversationId: id, status }), { retryForMs: IDEMPOTENT_RETRY_MS });
+    setBusy(undefined);
+    if (!outcome.ok) return toast('error', outcome.message);
+    setConversation(outcome.data.conversation);
+    toast('success', status === 'handled' ? 'Marked handled.' : 'Reopened.');
+  }
+
+  const onReplyKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      void sendReply();
+    }
+  };
+
+  const length = Array.from(draft).length;
+  const button = 'inline-flex h-10 items-center justify-center rounded-lg px-4 text-sm font-semibold disabled:opacity-60';
+
+  return (
+    <div className="space-y-4" data-conversation={id}>
+      <div className="flex flex-wrap items-center gap-2 rounded-2xl border border-slate-200 bg-white p-3 shadow-sm sm:p-4">
+        <p className="mr-auto flex flex-wrap items-center gap-2 text-sm" data-conversation-state>
+          <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${conversation.status === 'handled' ? 'bg-slate-100 text-slate-700' : 'bg-green-100 text-green-900'}`}>
+            {conversation.status === 'handled' ? 'Handled' : 'Open'}
+          </span>
+          <span className="text-slate-700">{conversation.takenOverBy ? `${conversation.takenOverBy} is answering: the assistant stays quiet.` : 'The assistant answers.'}</span>
+          <span className="flex items-center gap-1.5 text-xs text-slate-600" data-feed={mode}>
+            <span aria-hidden="true" className={`inline-block h-2 w-2 rounded-full ${mode === 'live' ? 'bg-green-600' : mode === 'polling' ? 'bg-amber-500' : 'bg-slate-400'}`} />
+            {FEED_MODE_LABELS[mode]}
+          </span>
+        </p>
+        {conversation.takenOverBy && (
+          <button type="button" onClick={() => void release()} disabled={busy !== undefined} className={`${button} border border-slate-300 bg-white text-ink hover:bg-slate-50`}>
+            Hand back to the assistant
+          </button>
+        )}
+        {conversation.status === 'open' ? (
+          <button type="button" onClick={() => void setStatus('handled')} disabled={busy !== undefined} className={`${button} border border-slate-300 bg-white text-ink hover:bg-slate-50`}>
+            Mark handled
+          </button>
+        ) : (
+          <button type="button" onClick={() => void setStatus('open')} disabled={busy !== undefined} className={`${button} border border-slate-300 bg-white text-ink hover:bg-slate-50`}>
+            Reopen
+          </button>
+        )}
+      </div>
+
+      {conversation.contactEmail && !initial.contactEmail && (
+        <p role="status" className="rounded-lg border border-brand-100 bg-brand-50 px-4 py-3 text-sm text-brand-900" data-contact-arrived>
+          {conversation.displayName} left their contact details ({conversation.contactEmail}).{' '}
+          <a href={`/admin/chat-settings/${encodeURIComponent(id)}`} className="font-semibold underline">
+            Reload to see them with the lead’s links
+          </a>
+        </p>
+      )}
+
+      <section ref={listRef} aria-label="Messages" tabIndex={0} className="max-h-[60vh] min-h-48 overflow-y-auto rounded-2xl border border-slate-200 bg-white p-3 shadow-sm sm:p-4" data-messages>
+        {messages.length === 0 ? (
+          <p className="py-8 text-center text-sm text-slate-600">No messages yet.</p>
+        ) : (
+          <ol className="flex flex-col gap-3">
+            {messages.map((m) => (
+              <Message key={m.seq} m={m} />
+            ))}
+          </ol>
+        )}
+      </section>
+      <div aria-live="polite" className="sr-only" data-conversation-announcement>
+        {announcement}
+      </div>
+
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void sendReply();
+        }}
+        className="rounded-2xl border border-slate-200 bg-white p-3 shadow-sm sm:p-4"
+      >
+        <label htmlFor={replyId} className="mb-1.5 block text-sm font-medium text-slate-800">
+          Your reply
+        </label>
+        <textarea
+          id={replyId}
+          value={draft}
+          onChange={(e) => {
+            setDraft(e.target.value);
+            setReplyError(undefined);
+          }}
+          onKeyDown={onReplyKey}
+          rows={3}
+          aria-invalid={replyError ? true : undefined}
+          aria-describedby={`${replyId}-help`}
+          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base leading-6 text-ink shadow-sm focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600 aria-[invalid=true]:border-red-600 sm:text-sm"
+        />
+        <p id={`${replyId}-help`} className={`mt-1 ${replyError ? 'text-sm text-red-700' : 'text-xs text-slate-600'}`}>
+          {replyError ?? (
+            <>
+              The visitor sees it at once{conversation.takenOverBy ? '' : ', and the assistant stays quiet until you hand the conversation back'}. Ctrl+Enter sends.{' '}
+              <span className={length > CHAT_LIMITS.message ? 'font-semibold text-red-700' : undefined}>
+                {length} / {CHAT_LIMITS.message} characters
+              </span>
+            </>
+          )}
+        </p>
+        <div className="mt-3 flex justify-end">
+          <button type="submit" disabled={busy !== undefined} className={`${button} bg-brand-600 text-white hover:bg-brand-700`}>
+            {busy === 'reply' ? 'Sending…' : 'Send reply'}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

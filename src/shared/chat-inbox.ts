@@ -1,0 +1,72 @@
+/**
+ * The admin inbox's rules (/admin/chat-settings): its URL state (`?status=open|handled|all&page=`), how a
+ * live change of one conversation moves the rows of the list being looked at, and the words for a row.
+ * Pure and browser-safe: the page renders with them and the live island applies them to each event.
+ */
+import type { ChatSource, InboxConversationDto } from './chat';
+
+export const INBOX_FILTERS = ['open', 'handled', 'all'] as const;
+export type InboxFilter = (typeof INBOX_FILTERS)[number];
+export const INBOX_FILTER_LABELS: Record<InboxFilter, string> = { open: 'Open', handled: 'Handled', all: 'All' };
+
+export interface InboxQuery {
+  status: InboxFilter;
+  page: number;
+}
+
+/** The inbox's state from the URL; anything unreadable gives the default (open conversations, page 1). */
+export function inboxQueryOf(params: URLSearchParams): InboxQuery {
+  const status = params.get('status');
+  const page = Number(params.get('page'));
+  return {
+    status: (INBOX_FILTERS as readonly string[]).includes(status ?? '') ? (status as InboxFilter) : 'open',
+    page: Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1,
+  };
+}
+
+/** `?status=…&page=…` without the defaults, so each view has one URL ('' for open conversations, page 1). */
+export function inboxSearch(query: Partial<InboxQuery>): string {
+  const params = new URLSearchParams();
+  if (query.status && query.status !== 'open') params.set('status', query.status);
+  if (query.page && query.page > 1) params.set('page', String(query.page));
+  const qs = params.toString();
+  return qs ? `?${qs}` : '';
+}
+
+export const matchesInboxFilter = (c: Pick<InboxConversationDto, 'status'>, filter: InboxFilter) => filter === 'all' || c.status === filter;
+
+const newestFirst = (a: InboxConversationDto, b: InboxConversationDto) => b.lastMessageAt.localeCompare(a.lastMessageAt) || b.id.localeCompare(a.id);
+
+/**
+ * The rows after one conversation changed. It leaves a list it no longer matches (handled, while looking at
+ * open ones); on the first page it takes its place by its last activity (a new message brings it to the
+ * top) and the page keeps its size; on a later page a known row is updated where it is, and a new one is
+ * left to the first page, where it belongs.
+ */
+export function applyInboxChange(rows: readonly InboxConversationDto[], changed: InboxConversationDto, view: InboxQuery & { perPage: number }): InboxConversationDto[] {
+  const known = rows.some((r) => r.id === changed.id);
+  const others = rows.filter((r) => r.id !== changed.id);
+  if (!matchesInboxFilter(changed, view.status)) return known ? others : [...rows];
+  if (view.page > 1) return known ? rows.map((r) => (r.id === changed.id ? changed : r)) : [...rows];
+  return [...others, changed].sort(newestFirst).slice(0, view.perPage);
+}
+
+/** What the live region says about a change: a new visitor message, nothing for the rest. */
+export function inboxAnnouncement(before: InboxConversationDto | undefined, after: InboxConversationDto): string | undefined {
+  if (after.unread > (before?.unread ?? 0)) return `New message from ${after.displayName}${after.preview ? `: ${after.preview}` : ''}`;
+  return undefined;
+}
+
+/** "3 unread" or "" (a row's badge). */
+export const unreadLabel = (n: number) => (n > 0 ? `${n} unread` : '');
+
+/** A source link of an answer, only when it points into this site ("/services/x", "/#faq-3"). */
+export const isSitePath = (href: ChatSource['href']) => /^\/(?!\/)[^\s\\]*$/.test(href);
+
+const shortUtc = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
+const timeUtc = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
+
+/** "25 Nov, 14:05 UTC": the same on the server and in every browser (no hydration mismatch, no guessing the zone). */
+export const formatInboxTime = (iso: string) => `${shortUtc.format(new Date(iso))} UTC`;
+/** "14:05" for a message in a conversation (its day shows in the conversation's details). */
+export const formatMessageTime = (iso: string) => timeUtc.format(new Date(iso));

@@ -1,0 +1,190 @@
+/**
+ * The chat widget on the public pages, against the real server: the launcher opens the panel with the
+ * mouse and the keyboard, Escape closes it and gives focus back, a question the FAQs answer gets the
+ * answer with a link, an unknown one leads to the contact form and its thanks, the conversation survives
+ * reloads and navigation, markup is shown as text, the launcher never overlaps the scroll button, and axe
+ * finds nothing with the panel open at phone and desktop widths.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { freshClientIp, gotoHydrated } from './support/accounts';
+import { VIEWPORTS } from './support/public-pages';
+
+const SHOTS = process.env.CHAT_SCREENSHOTS;
+
+test.beforeEach(async ({ context }) => {
+  // A client address of its own per test: messages and contacts are rate-limited per address.
+  await context.setExtraHTTPHeaders({ 'x-real-ip': freshClientIp() });
+});
+
+const launcher = (page: Page) => page.getByRole('button', { name: 'Chat with Autoflow Assistant' });
+const panel = (page: Page) => page.getByRole('dialog', { name: 'Autoflow Assistant' });
+const messageBox = (page: Page) => panel(page).getByLabel('Your message');
+
+async function ask(page: Page, question: string) {
+  await messageBox(page).fill(question);
+  await panel(page).getByRole('button', { name: 'Send', exact: true }).click();
+}
+
+async function noAxeViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function shot(page: Page, name: string) {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` });
+}
+
+test('opens with the mouse and the keyboard; Escape and the close button close it and focus returns to the launcher', async ({ page }) => {
+  await gotoHydrated(page, '/');
+  await shot(page, 'closed-1280');
+  await expect(launcher(page)).toHaveAttribute('aria-expanded', 'false');
+
+  await launcher(page).click();
+  await expect(panel(page)).toBeVisible();
+  await expect(panel(page)).toHaveAttribute('aria-modal', 'true');
+  await expect(launcher(page)).toHaveAttribute('aria-expanded', 'true');
+  await expect(messageBox(page)).toBeFocused();
+  await expect(panel(page).getByText('Hi! Ask me about our services')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(panel(page)).toBeHidden();
+  await expect(launcher(page)).toBeFocused();
+
+  // Keyboard: Enter opens; Tab stays inside the dialog; the close button closes.
+  await page.keyboard.press('Enter');
+  await expect(panel(page)).toBeVisible();
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))).toBe(true);
+  }
+  await panel(page).getByRole('button', { name: 'Close chat' }).focus();
+  await page.keyboard.press('Space');
+  await expect(panel(page)).toBeHidden();
+  await expect(launcher(page)).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(panel(page)).toBeVisible();
+});
+
+test('answers a question from the FAQs with a link, keeps the conversation across reloads and pages', async ({ page }) => {
+  await gotoHydrated(page, '/');
+  await launcher(page).click();
+  await ask(page, 'How long does setup take?');
+  const answer = panel(page).locator('[data-chat-author="assistant"]').last();
+  await expect(answer).toContainText('10 to 14 days');
+  await expect(answer.getByRole('link').first()).toHaveAttribute('href', /^\//);
+  // The answer was read out by the live region.
+  await expect(panel(page).locator('[aria-live="polite"]')).toContainText('10 to 14 days');
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await shot(page, 'open-1280');
+  await page.setViewportSize(VIEWPORTS.phone);
+  await shot(page, 'open-390');
+  await page.setViewportSize(VIEWPORTS.desktop);
+
+  // The panel was open: after a reload it opens again with the history from the server.
+  await page.reload();
+  await expect(panel(page)).toBeVisible();
+  await expect(panel(page).getByText('How long does setup take?')).toBeVisible();
+  await expect(panel(page).locator('[data-chat-author="assistant"]').last()).toContainText('10 to 14 days');
+
+  // Another page: still open, same conversation. Closed, it stays closed on the next page.
+  await page.goto('/services');
+  await expect(panel(page).getByText('How long does setup take?')).toBeVisible();
+  await panel(page).getByRole('button', { name: 'Close chat' }).click();
+  await page.goto('/packages');
+  await expect(launcher(page)).toBeVisible();
+  await expect(panel(page)).toHaveCount(0);
+  await launcher(page).click();
+  await expect(panel(page).getByText('How long does setup take?')).toBeVisible();
+  const visitor = await page.evaluate(() => localStorage.getItem('chat.visitor'));
+  expect(visitor).toMatch(/^[0-9a-f]{32}$/);
+});
+
+test('an unknown question leads to the contact form; field errors show beside the fields; the thanks follows', async ({ page }) => {
+  await gotoHydrated(page, '/');
+  await launcher(page).click();
+  await ask(page, 'Qwxzyv plorbt zzyzx frumious?');
+  const form = panel(page).getByRole('form', { name: 'Leave your details' });
+  await expect(form).toBeVisible();
+  await expect(form.getByLabel('Name')).toBeFocused();
+
+  await form.getByRole('button', { name: 'Send my details' }).click();
+  await expect(form.getByText('Enter your name.')).toBeVisible();
+  await expect(form.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+  await form.getByLabel('Name').fill('Ada Lovelace');
+  await form.getByLabel('Email').fill('ada@');
+  await form.getByRole('button', { name: 'Send my details' }).click();
+  await expect(form.getByText(/Enter an email address like/)).toBeVisible();
+  await page.setViewportSize(VIEWPORTS.phone);
+  await shot(page, 'contact-390');
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await shot(page, 'contact-1280');
+
+  await form.getByLabel('Email').fill(`ada-${Date.now().toString(36)}@example.com`);
+  await form.getByLabel('Message (optional)').fill('Please call me about reminders.');
+  await form.getByRole('button', { name: 'Send my details' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(panel(page).locator('[data-chat-author="system"]').last()).toContainText(/thank/i);
+  await expect(messageBox(page)).toBeFocused();
+  await expect(panel(page).getByRole('button', { name: 'Leave your details for a person' })).toBeHidden();
+});
+
+test('asking for a person from the quick replies shows the contact form', async ({ page }) => {
+  await gotoHydrated(page, '/');
+  await launcher(page).click();
+  await panel(page).getByRole('button', { name: 'Talk to a person' }).click();
+  await expect(panel(page).getByRole('form', { name: 'Leave your details' })).toBeVisible();
+  await expect(panel(page).getByRole('link', { name: 'Get a free audit' })).toHaveCount(0);
+});
+
+test('markup a visitor types is shown as text and never runs', async ({ page }) => {
+  const markup = '<img src=x onerror=window.__xss=1>';
+  await gotoHydrated(page, '/');
+  await launcher(page).click();
+  await ask(page, markup);
+  await expect(panel(page).locator('[data-chat-author="visitor"]').last()).toHaveText(`You said:${markup}`);
+  await expect(panel(page).locator('[data-chat-author="assistant"]').nth(1)).toBeVisible();
+  await page.reload();
+  await expect(panel(page).getByText(markup)).toBeVisible();
+  expect(await panel(page).locator('img').count()).toBe(0);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+});
+
+test('the message box stops at 1000 characters and shows a counter near the limit', async ({ page }) => {
+  await gotoHydrated(page, '/');
+  await launcher(page).click();
+  const counter = panel(page).locator('#chat-input-counter');
+  await messageBox(page).fill('a'.repeat(500));
+  await expect(counter).toBeHidden();
+  await messageBox(page).fill('a'.repeat(1200));
+  await expect(messageBox(page)).toHaveValue('a'.repeat(1000));
+  await expect(counter).toHaveText('1000 / 1000');
+});
+
+for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+  test(`at ${name} width the launcher and the scroll button never overlap, and axe finds nothing with the panel open`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await gotoHydrated(page, '/');
+    const scroll = page.locator('[data-scroll-button]');
+    await expect(scroll).toBeVisible();
+    for (const y of [0, 1500, 100_000]) {
+      await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y);
+      const a = (await launcher(page).boundingBox())!;
+      const b = (await scroll.boundingBox())!;
+      const overlap = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+      expect(overlap, `launcher ${JSON.stringify(a)} vs scroll button ${JSON.stringify(b)}`).toBe(false);
+    }
+    await shot(page, `closed-${viewport.width}`);
+    expect(await noAxeViolations(page)).toEqual([]);
+
+    await launcher(page).click();
+    await ask(page, 'What exactly do you automate?');
+    await expect(panel(page).locator('[data-chat-author="assistant"]').nth(1)).toBeVisible();
+    if (viewport.width < 640) {
+      // Full screen on a phone.
+      const box = (await panel(page).boundingBox())!;
+      expect(box.width).toBe(viewport.width);
+      expect(box.height).toBe(viewport.height);
+    }
+    expect(await noAxeViolations(page)).toEqual([]);
+  });
+}

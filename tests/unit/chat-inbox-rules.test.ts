@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { InboxConversationDto } from '../../src/shared/chat';
+import { applyInboxChange, inboxAnnouncement, inboxQueryOf, inboxSearch, isSitePath, unreadLabel } from '../../src/shared/chat-inbox';
+
+const row = (id: string, at: string, patch: Partial<InboxConversationDto> = {}): InboxConversationDto => ({
+  id,
+  status: 'open',
+  contactName: '',
+  contactEmail: '',
+  displayName: `Visitor ${id}…`,
+  unread: 0,
+  takenOverBy: null,
+  lastMessageAt: `2026-01-01T${at}:00.000Z`,
+  preview: 'Hi',
+  ...patch,
+});
+
+describe('the inbox URL', () => {
+  it('reads the filter and page, defaulting anything unreadable', () => {
+    expect(inboxQueryOf(new URLSearchParams(''))).toEqual({ status: 'open', page: 1 });
+    expect(inboxQueryOf(new URLSearchParams('status=handled&page=3'))).toEqual({ status: 'handled', page: 3 });
+    expect(inboxQueryOf(new URLSearchParams('status=<b>&page=-2'))).toEqual({ status: 'open', page: 1 });
+    expect(inboxQueryOf(new URLSearchParams('status=all&page=1.5'))).toEqual({ status: 'all', page: 1 });
+    expect(inboxQueryOf(new URLSearchParams('page=99999999'))).toEqual({ status: 'open', page: 1 });
+  });
+  it('writes one URL per view', () => {
+    expect(inboxSearch({ status: 'open', page: 1 })).toBe('');
+    expect(inboxSearch({ status: 'all', page: 2 })).toBe('?status=all&page=2');
+    expect(inboxSearch({ status: 'open', page: 4 })).toBe('?page=4');
+  });
+});
+
+describe('a live change', () => {
+  const a = row('a', '10:00');
+  const b = row('b', '09:00');
+  const c = row('c', '08:00');
+  const first = { status: 'open' as const, page: 1, perPage: 3 };
+
+  it('brings a conversation with a new message to the top of the first page', () => {
+    expect(applyInboxChange([a, b, c], { ...c, lastMessageAt: '2026-01-01T11:00:00.000Z', unread: 1 }, first).map((r) => r.id)).toEqual(['c', 'a', 'b']);
+  });
+  it('adds a new conversation on the first page and keeps the page size', () => {
+    expect(applyInboxChange([a, b, c], row('d', '12:00'), first).map((r) => r.id)).toEqual(['d', 'a', 'b']);
+  });
+  it('removes one that no longer matches the filter, and ignores one that never did', () => {
+    expect(applyInboxChange([a, b, c], { ...b, status: 'handled' }, first).map((r) => r.id)).toEqual(['a', 'c']);
+    expect(applyInboxChange([a, c], row('x', '13:00', { status: 'handled' }), first).map((r) => r.id)).toEqual(['a', 'c']);
+    expect(applyInboxChange([a], { ...b, status: 'handled' }, { ...first, status: 'all' }).map((r) => r.id)).toEqual(['a', 'b']);
+  });
+  it('on a later page updates a known row in place and leaves new ones to the first page', () => {
+    const later = { ...first, page: 2 };
+    const updated = applyInboxChange([a, b], { ...b, unread: 2, lastMessageAt: '2026-01-01T23:00:00.000Z' }, later);
+    expect(updated.map((r) => [r.id, r.unread])).toEqual([
+      ['a', 0],
+      ['b', 2],
+    ]);
+    expect(applyInboxChange([a, b], row('z', '23:00'), later).map((r) => r.id)).toEqual(['a', 'b']);
+  });
+});
+
+describe('words', () => {
+  it('announces new visitor messages only', () => {
+    expect(inboxAnnouncement(row('a', '10:00'), row('a', '10:01', { unread: 1, displayName: 'Ada', preview: 'Hello?' }))).toBe('New message from Ada: Hello?');
+    expect(inboxAnnouncement(undefined, row('n', '10:01', { unread: 1 }))).toBe('New message from Visitor n…: Hi');
+    expect(inboxAnnouncement(row('a', '10:00', { unread: 2 }), row('a', '10:00', { unread: 0 }))).toBeUndefined();
+    expect(unreadLabel(0)).toBe('');
+    expect(unreadLabel(3)).toBe('3 unread');
+  });
+  it('links sources only into this site', () => {
+    expect(isSitePath('/services/lead-outreach')).toBe(true);
+    expect(isSitePath('/#faq-3')).toBe(true);
+    expect(isSitePath('//evil.example')).toBe(false);
+    expect(isSitePath('javascript:alert(1)')).toBe(false);
+    expect(isSitePath('https://example.com')).toBe(false);
+  });
+});
