@@ -27,6 +27,12 @@ async function ask(page: Page, question: string) {
   await panel(page).getByRole('button', { name: 'Send', exact: true }).click();
 }
 
+/** The random id the widget keeps in local storage (made by its first call). */
+async function visitorIdOf(page: Page): Promise<string> {
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('chat.visitor'))).toMatch(/^[0-9a-f]{32}$/);
+  return (await page.evaluate(() => localStorage.getItem('chat.visitor')))!;
+}
+
 async function noAxeViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -96,8 +102,7 @@ test('answers a question from the FAQs with a link, keeps the conversation acros
   await expect(panel(page)).toHaveCount(0);
   await launcher(page).click();
   await expect(said(page, 'How long does setup take?')).toBeVisible();
-  const visitor = await page.evaluate(() => localStorage.getItem('chat.visitor'));
-  expect(visitor).toMatch(/^[0-9a-f]{32}$/);
+  expect(await visitorIdOf(page)).toMatch(/^[0-9a-f]{32}$/);
 });
 
 test('an unknown question leads to the contact form; field errors show beside the fields; the thanks follows', async ({ page }) => {
@@ -145,8 +150,8 @@ for (const transport of ['server-sent events', 'polling'] as const) {
     await launcher(page).click();
     await ask(page, 'Can someone help me choose a package?');
     await expect(panel(page).locator('[data-chat-author="assistant"]').nth(1)).toBeVisible();
-    const visitor = await page.evaluate(() => localStorage.getItem('chat.visitor'));
-    const session = await (await page.request.get('/api/chat/session', { headers: { 'X-Chat-Visitor': visitor! } })).json();
+    const visitor = await visitorIdOf(page);
+    const session = await (await page.request.get('/api/chat/session', { headers: { 'X-Chat-Visitor': visitor } })).json();
 
     const admin = await browser.newContext({ storageState: ADMIN_STATE });
     const reply = await admin.request.post('/_actions/admin.chat.reply', {
@@ -182,10 +187,11 @@ test('markup a visitor types is shown as text and never runs', async ({ page }) 
 test('too many messages: the error gives the wait in plain words and the typed message stays in the box', async ({ page, baseURL }) => {
   await gotoHydrated(page, '/');
   await launcher(page).click();
-  const visitor = await page.evaluate(() => localStorage.getItem('chat.visitor'));
+  await expect(panel(page)).toBeVisible();
+  const visitor = await visitorIdOf(page);
   // Use up the visitor's ten messages a minute directly, then type the eleventh in the widget.
   for (let i = 0; i < 10; i++) {
-    const res = await page.request.post('/api/chat/messages', { data: { body: `Question ${i}` }, headers: { 'X-Chat-Visitor': visitor!, origin: baseURL! } });
+    const res = await page.request.post('/api/chat/messages', { data: { body: `Question ${i}` }, headers: { 'X-Chat-Visitor': visitor, origin: baseURL! } });
     expect(res.status()).toBe(200);
   }
   await ask(page, 'One more question');
