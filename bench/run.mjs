@@ -12,6 +12,7 @@ import zlib from 'node:zlib';
 import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
 import { isBuildStale } from '../scripts/build-freshness.mjs';
+import { BENCH_CLIENT_IP_HEADER, CHAT_LISTENER_TARGETS, chatListeners } from './chat-listeners.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -90,6 +91,8 @@ async function startServer() {
     SEED_DEMO_CONTENT: 'true',
     LOG_LEVEL: 'warn',
     APP_DIST_DIR: path.relative(root, distDir),
+    // (i) gives each simulated widget its own client address through this header.
+    TRUSTED_PROXY_IP_HEADER: BENCH_CLIENT_IP_HEADER,
   };
   log('creating the database with the demo content …');
   const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env: serverEnv, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -332,12 +335,21 @@ async function main() {
   log(`(g) admin article list with ${BENCH_ARTICLES} articles`);
   let adminList;
   let adminSearch;
+  let cookie;
   try {
-    const cookie = await adminCookie(base);
+    cookie = await adminCookie(base);
     adminList = await adminPageTimes(base, cookie, '/admin/articles');
     adminSearch = await adminPageTimes(base, cookie, '/admin/articles?q=article%2099&sort=title&page=2');
   } catch (err) {
     log(`admin list not measured: ${err instanceof Error ? err.message : err}`);
+  }
+
+  log('(i) 100 open chat widgets');
+  let listeners;
+  try {
+    listeners = await chatListeners({ base, pid: server.pid, cookie, log: (m) => log(`(i) ${m}`) });
+  } catch (err) {
+    log(`chat listeners not measured: ${err instanceof Error ? err.message : err}`);
   }
 
   const ratio = staticFile.rps > 0 ? cached.rps / staticFile.rps : 0;
@@ -379,6 +391,21 @@ async function main() {
       `p95 < ${TARGETS.adminListMs} ms`,
       mark(adminList?.status === 200 && adminList.p95 < TARGETS.adminListMs),
     ],
+    [
+      `(i) ${listeners?.listeners ?? 100} open chat widgets`,
+      listeners
+        ? `RSS +${listeners.rssGrowthMb} MB (${listeners.rssBeforeMb} → ${listeners.rssAfterMb}), CPU ${listeners.idleCpuMs} ms in ${listeners.idleSeconds} idle s, ` +
+          (listeners.delivery ? `replies delivered ${listeners.delivery.delivered}/${listeners.listeners}, p95 ${listeners.delivery.p95Ms} ms` : 'replies not measured')
+        : 'n/a',
+      `< ${CHAT_LISTENER_TARGETS.rssGrowthMb} MB, idle CPU < ${CHAT_LISTENER_TARGETS.idleCpuMs} ms, delivery < ${CHAT_LISTENER_TARGETS.deliveryMs} ms`,
+      mark(
+        listeners !== undefined &&
+          listeners.rssGrowthMb < CHAT_LISTENER_TARGETS.rssGrowthMb &&
+          listeners.idleCpuMs < CHAT_LISTENER_TARGETS.idleCpuMs &&
+          listeners.delivery?.delivered === listeners.listeners &&
+          listeners.delivery.maxMs < CHAT_LISTENER_TARGETS.deliveryMs,
+      ),
+    ],
   ];
   const errors = [staticFile, cached, uncached].reduce((a, r) => a + r.errors + r.non2xx, 0);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['Measure', 'Result', 'Target', ''][i].length));
@@ -406,6 +433,7 @@ async function main() {
     cls,
     rssMb: { afterLoad: rssAfterLoad, afterCachedLoad: rssAfterCached, peak: peakRss },
     adminArticleList: adminList ? { articles: BENCH_ARTICLES, list: adminList, searchSortPage2: adminSearch } : null,
+    chatListeners: listeners ?? null,
     failedResponses: errors,
     targets: TARGETS,
   };

@@ -8,8 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.hoisted(() => {
+const assistant = vi.hoisted(() => {
   process.env.AUTH_SECRET ??= 'test-secret-that-is-long-enough-for-hs256-signing';
+  /** Replaces the real assistant for one test (a slow or failing answer); reset after each. */
+  return { override: undefined as undefined | ((question: string, ctx: import('../../src/server/modules/chat/assistant').AssistantContext) => Promise<import('../../src/server/modules/chat/assistant').AssistantReply>) };
+});
+vi.mock('../../src/server/modules/chat/assistant', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/server/modules/chat/assistant')>();
+  return { ...real, assistantReply: (question: string, ctx: Parameters<typeof real.assistantReply>[1]) => (assistant.override ?? real.assistantReply)(question, ctx) };
 });
 
 import { GET as getInbox } from '../../src/pages/api/admin/chat/inbox';
@@ -56,8 +62,22 @@ beforeEach(async () => {
     order: 0,
   });
   invalidateMemos([CACHE_TAGS.chat]);
+  assistant.override = fakeAssistant;
 });
-afterEach(() => h.close());
+afterEach(async () => {
+  assistant.override = undefined;
+  await h.close();
+});
+
+/**
+ * A predictable assistant for the conversation rules (the real one's wording belongs to its own tests):
+ * it knows the free audit and nothing else.
+ */
+async function fakeAssistant(question: string) {
+  return /free audit/i.test(question)
+    ? { body: 'We review your website, listings and reviews for free.', sources: [{ title: 'What is the free audit?', href: '/#faq-free-audit' }], confident: true }
+    : { body: "I couldn't find an answer to that on our site.", sources: [], confident: false };
+}
 
 const newVisitorId = () => randomBytes(16).toString('hex');
 const visitor = (id = newVisitorId()): ChatIdentity & { raw: string } => ({ raw: id, visitorKey: visitorKeyOf(id), userId: null });
@@ -91,8 +111,18 @@ describe('a visitor’s conversation', () => {
     expect(first.conversation).toMatchObject({ takenOver: false, agentName: '', hasContact: false });
     expect(first.conversation.streamToken).toMatch(/^[\w-]{43}$/);
 
+    let seenHistory: unknown;
+    assistant.override = async (question, context) => {
+      seenHistory = context.history;
+      return fakeAssistant(question);
+    };
     const second = await send(v, 'And how long does it take?');
     expect(second.conversation.id).toBe(first.conversation.id);
+    // The assistant sees the conversation so far, not the question twice.
+    expect(seenHistory).toEqual([
+      { author: 'visitor', body: 'What is the free audit?' },
+      { author: 'assistant', body: first.messages[1]!.body },
+    ]);
     const rows = await h.handle.db.select().from(chatConversations);
     expect(rows).toHaveLength(1);
     // Only the hash of the visitor id is stored; the attribution is cleaned.
@@ -104,6 +134,15 @@ describe('a visitor’s conversation', () => {
     const session = await chatSession(v);
     expect(session.conversation?.id).toBe(first.conversation.id);
     expect(session.messages.map((m) => m.author)).toEqual(['visitor', 'assistant', 'visitor', 'assistant']);
+  });
+
+  it('answers with the real assistant from the site’s content, with links', async () => {
+    assistant.override = undefined;
+    const sent = await send(visitor(), 'What is the free audit?');
+    expect(sent.messages[1]).toMatchObject({ author: 'assistant', authorName: 'Autoflow Assistant', body: expect.any(String) });
+    expect(sent.messages[1]!.body.length).toBeGreaterThan(0);
+    expect(sent.messages[1]!.sources.length).toBeGreaterThan(0);
+    expect(sent.messages[1]!.sources.every((src) => src.href.startsWith('/'))).toBe(true);
   });
 
   it('offers a person when there is no good answer or one is asked for', async () => {
@@ -197,6 +236,34 @@ describe('a person taking over', () => {
     const released = await releaseConversation(admin, conversation.id);
     expect(released).toMatchObject({ changed: true, state: { takenOver: false, agentName: '' } });
     expect((await send(v, 'What is the free audit?')).messages.map((m) => m.author)).toEqual(['visitor', 'assistant']);
+  });
+
+  it('drops the assistant’s answer when an admin took over while it was thinking', async () => {
+    const v = visitor();
+    const { conversation } = await send(v, 'Hello');
+    let release!: () => void;
+    const thinking = new Promise<void>((resolve) => (release = resolve));
+    assistant.override = async () => {
+      await thinking;
+      return { body: 'A late answer', sources: [], confident: true };
+    };
+    const pending = send(v, 'Anyone there?');
+    await vi.waitFor(async () => expect(await h.handle.db.select().from(chatMessages).where(eq(chatMessages.body, 'Anyone there?'))).toHaveLength(1));
+    await replyToConversation(admin, conversation.id, 'Yes, Olivia here.');
+    release();
+    const answered = await pending;
+    expect(answered.messages.map((m) => m.author)).toEqual(['visitor']);
+    expect(answered.conversation.takenOver).toBe(true);
+    expect(await h.handle.db.select().from(chatMessages).where(eq(chatMessages.body, 'A late answer'))).toEqual([]);
+  });
+
+  it('answers without the assistant when it fails, offering a person', async () => {
+    assistant.override = async () => {
+      throw new Error('search index unavailable');
+    };
+    const sent = await send(visitor(), 'What is the free audit?');
+    expect(sent.messages[1]).toMatchObject({ author: 'assistant', body: expect.stringMatching(/can't look that up/) });
+    expect(sent.askContact).toBe(true);
   });
 
   it('is for admins only', async () => {
@@ -399,7 +466,28 @@ describe('live events', () => {
     expect(conversationListenerCount(conversation.id)).toBe(0);
   });
 
+  it('caps the open streams of one client address', async () => {
+    const { MAX_STREAMS_PER_CLIENT } = await import('../../src/server/modules/chat/streams');
+    const { conversation } = await send(visitor(), 'Hello');
+    const path = `/api/chat/stream?c=${conversation.id}&t=${conversation.streamToken}`;
+    const ip = '203.0.113.77';
+    const aborts = Array.from({ length: MAX_STREAMS_PER_CLIENT }, () => new AbortController());
+    const open = await Promise.all(aborts.map((a) => getStream(ctx(path, { ip, signal: a.signal }))));
+    expect(open.every((r) => r.status === 200)).toBe(true);
+    const refused = await getStream(ctx(path, { ip }));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('Retry-After')).toBe('30');
+    expect((await getStream(ctx(path, { ip: '203.0.113.78' }))).status).toBe(200);
+    aborts[0]!.abort();
+    expect((await getStream(ctx(path, { ip }))).status).toBe(200);
+    for (const a of aborts) a.abort();
+  });
+
   it('streams an LLM-mode answer as ndjson lines ending with the whole response', async () => {
+    assistant.override = async (_question, { onDelta }) => {
+      for (const part of ['We review ', 'your website ', 'for free.']) onDelta?.(part);
+      return { body: 'We review your website for free.', sources: [{ title: 'What is the free audit?', href: '/#faq-free-audit' }], confident: true };
+    };
     await saveSettings({ llm: { enabled: true, endpoint: 'http://127.0.0.1:9/v1/chat/completions', model: 'test' } });
     const v = visitor();
     const res = await postMessage(ctx('/api/chat/messages', { method: 'POST', visitorId: v.raw, body: JSON.stringify({ body: 'What is the free audit?' }) }));
@@ -409,9 +497,12 @@ describe('live events', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as ChatStreamLine);
     expect(lines.at(-1)).toMatchObject({ type: 'done', response: { messages: [{ author: 'visitor' }, { author: 'assistant' }] } });
-    const deltas = lines.filter((l) => l.type === 'delta').map((l) => (l as { text: string }).text).join('');
+    expect(lines.filter((l) => l.type === 'delta')).toEqual([
+      { type: 'delta', text: 'We review ' },
+      { type: 'delta', text: 'your website ' },
+      { type: 'delta', text: 'for free.' },
+    ]);
     const done = lines.at(-1) as Extract<ChatStreamLine, { type: 'done' }>;
-    expect(deltas.length).toBeGreaterThan(0);
-    expect(done.response.messages[1]!.body.length).toBeGreaterThan(0);
+    expect(done.response.messages[1]).toMatchObject({ body: 'We review your website for free.', sources: [{ href: '/#faq-free-audit' }] });
   });
 });

@@ -73,7 +73,9 @@ export async function postMessage(request: Request, clientAddress: string | unde
     const body = await jsonObjectOf(request);
     const input: SendInput = { body: body.body, attribution: body.attribution };
     const accepted = await acceptVisitorMessage(input, visitor);
-    if (!accepted.settings.llm.enabled || accepted.takenOver) return chatJson(await answerVisitorMessage(accepted, { signal: request.signal }));
+    // The answer is not cancelled when the visitor leaves mid-answer (another page, a reload): it is stored
+    // and reaches them through the stream or the history, like any other message.
+    if (!accepted.settings.llm.enabled || accepted.takenOver) return chatJson(await answerVisitorMessage(accepted));
 
     const stream = new ReadableStream<Uint8Array>({
       async start(controller) {
@@ -85,7 +87,7 @@ export async function postMessage(request: Request, clientAddress: string | unde
           }
         };
         try {
-          const response = await answerVisitorMessage(accepted, { onDelta: (text) => text && send({ type: 'delta', text }), signal: request.signal });
+          const response = await answerVisitorMessage(accepted, { onDelta: (text) => text && send({ type: 'delta', text }) });
           send({ type: 'done', response });
         } catch (err) {
           logger.error({ err }, 'chat answer failed while streaming');

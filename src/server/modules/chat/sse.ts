@@ -25,6 +25,8 @@ export interface SseSource {
   subscribe(push: (e: SseEvent) => void): () => void;
   /** What to send first (the replay and the current state), read after subscribing. */
   initial(): Promise<SseEvent[]>;
+  /** Called once when the stream ends, however it ends. */
+  onClose?: () => void;
 }
 
 export function sseResponse(source: SseSource, signal: AbortSignal): Response {
@@ -58,6 +60,7 @@ export function sseResponse(source: SseSource, signal: AbortSignal): Response {
         closed = true;
         clearInterval(ping);
         unsubscribe();
+        source.onClose?.();
         signal.removeEventListener('abort', cleanup);
         try {
           controller.close();
