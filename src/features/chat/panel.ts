@@ -58,7 +58,7 @@ export function createPanel(config: PublicChatConfig, launcher: HTMLButtonElemen
   const contactSlot = el('div');
   const conversationArea = el(
     'section',
-    { class: 'flex flex-1 flex-col gap-3 overflow-y-auto overscroll-contain px-4 py-4', 'aria-label': 'Conversation', tabindex: '0' },
+    { class: 'relative flex flex-1 flex-col gap-3 overflow-y-auto overscroll-contain px-4 py-4', 'aria-label': 'Conversation', tabindex: '0' },
     list,
     typing,
     contactSlot,
@@ -132,8 +132,10 @@ export function createPanel(config: PublicChatConfig, launcher: HTMLButtonElemen
     while (live.childElementCount > 3) live.firstElementChild?.remove();
   };
 
+  /** Shows the newest message; with the contact form open below it, the message's end rather than the form's. */
   const scrollToEnd = () => {
-    conversationArea.scrollTop = conversationArea.scrollHeight;
+    const last = list.lastElementChild as HTMLElement | null;
+    conversationArea.scrollTop = contact && last ? last.offsetTop + last.offsetHeight + 16 - conversationArea.clientHeight : conversationArea.scrollHeight;
   };
 
   const needsContact = () => !conversation?.hasContact && (contactWanted || !online || (config.askContact === 'at-start' && messages.length === 0 && loaded));

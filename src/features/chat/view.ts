@@ -25,9 +25,9 @@ export function messageItem(message: Pick<ChatMessageDto, 'author' | 'authorName
     links.length > 0 &&
       el(
         'div',
-        { class: 'max-w-[85%] px-1 text-xs text-slate-700' },
-        el('span', { class: 'font-medium' }, 'Read more: '),
-        el('ul', { class: 'mt-0.5 flex flex-col gap-0.5' }, ...links.map((s) => el('li', {}, el('a', { href: s.href, class: 'font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900' }, s.title)))),
+        { class: 'max-w-[85%] px-1 text-sm text-slate-700' },
+        el('span', { class: 'text-xs font-medium' }, 'Read more'),
+        el('ul', { class: 'flex flex-col' }, ...links.map((s) => el('li', {}, el('a', { href: s.href, class: 'inline-block py-1 font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900' }, s.title)))),
       ),
   );
 }
