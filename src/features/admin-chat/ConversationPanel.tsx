@@ -36,7 +36,6 @@ const bubble: Record<ChatMessageDto['author'], string> = {
 const AUTHOR_ROLE: Record<ChatMessageDto['author'], string> = { visitor: 'visitor', assistant: 'assistant', admin: 'team', system: '' };
 
 function Message({ m }: { m: ChatMessageDto }) {
-  const mine = m.author === 'admin';
   return (
     <li className={`flex max-w-[85%] flex-col sm:max-w-[75%] ${m.author === 'visitor' ? 'mr-auto items-start' : m.author === 'system' ? 'mx-auto items-center' : 'ml-auto items-end'}`} data-message={m.seq} data-author={m.author}>
       {m.author !== 'system' && (
@@ -53,7 +52,7 @@ function Message({ m }: { m: ChatMessageDto }) {
           {m.sources.map((s, i) => (
             <li key={`${s.href}-${i}`}>
               {isSitePath(s.href) ? (
-                <a href={s.href} target="_blank" rel="noopener" className={`underline underline-offset-2 ${mine ? 'text-brand-700' : 'text-brand-700'}`}>
+                <a href={s.href} target="_blank" rel="noopener" className="text-brand-700 underline underline-offset-2">
                   {s.title}
                   <span className="sr-only"> (opens in a new tab)</span>
                 </a>
