@@ -58,8 +58,9 @@ test('an audit request carries the UTM values of the visit’s landing URL, and 
 
 test('the audit form posted before its island runs carries the UTM values too (filled by the layout script)', async ({ page, browser }) => {
   const business = `Early Post Clinic ${unique()}`;
-  // The island's code never arrives: the form stays the server's, posted the old way.
-  await page.route(/\/_astro\/AuditForm\.[^/]*\.js$/, (route) => route.abort());
+  // The island's code never arrives (Astro's retry with ?astro-retry= included): the form stays the
+  // server's, posted the old way.
+  await page.route(/\/_astro\/AuditForm\.[^/?]*\.js(\?|$)/, (route) => route.abort());
   await page.goto(CAMPAIGN);
   await page.goto('/free-audit');
   await expect(page.locator('input[data-attribution][name="utm_source"]')).toHaveValue('newsletter');
