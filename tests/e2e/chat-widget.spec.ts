@@ -7,7 +7,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN_STATE, freshClientIp, gotoHydrated, savedAccounts } from './support/accounts';
+import { ADMIN_STATE, freshClientIp, gotoHydrated, MEMBER_STATE, savedAccounts } from './support/accounts';
 import { VIEWPORTS } from './support/public-pages';
 
 const SHOTS = process.env.CHAT_SCREENSHOTS;
@@ -103,6 +103,26 @@ test('answers a question from the FAQs with a link, keeps the conversation acros
   await launcher(page).click();
   await expect(said(page, 'How long does setup take?')).toBeVisible();
   expect(await visitorIdOf(page)).toMatch(/^[0-9a-f]{32}$/);
+});
+
+test('a signed-in member finds their conversation in another browser (the session, not the local id, owns it)', async ({ browser }) => {
+  const question = `Do you work with dentists? ${Date.now().toString(36)}`;
+  const first = await browser.newContext({ storageState: MEMBER_STATE, extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
+  const page = await first.newPage();
+  await gotoHydrated(page, '/');
+  await launcher(page).click();
+  await ask(page, question);
+  await expect(panel(page).locator('[data-chat-author="assistant"]').nth(1)).toBeVisible();
+  const firstId = await visitorIdOf(page);
+  await first.close();
+
+  const second = await browser.newContext({ storageState: MEMBER_STATE, extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
+  const other = await second.newPage();
+  await gotoHydrated(other, '/packages');
+  await launcher(other).click();
+  await expect(said(other, question)).toBeVisible();
+  expect(await visitorIdOf(other)).not.toBe(firstId);
+  await second.close();
 });
 
 test('an unknown question leads to the contact form; field errors show beside the fields; the thanks follows', async ({ page }) => {
