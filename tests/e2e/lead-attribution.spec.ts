@@ -58,8 +58,9 @@ test('an audit request carries the UTM values of the visit’s landing URL, and 
 
 test('the audit form posted before its island runs carries the UTM values too (filled by the layout script)', async ({ page, browser }) => {
   const business = `Early Post Clinic ${unique()}`;
-  // The island's code never arrives: the form stays the server's, posted the old way.
-  await page.route(/\/_astro\/AuditForm\.[^/]*\.js$/, (route) => route.abort());
+  // The island's code never arrives (Astro's retry with ?astro-retry= included): the form stays the
+  // server's, posted the old way.
+  await page.route(/\/_astro\/AuditForm\.[^/?]*\.js(\?|$)/, (route) => route.abort());
   await page.goto(CAMPAIGN);
   await page.goto('/free-audit');
   await expect(page.locator('input[data-attribution][name="utm_source"]')).toHaveValue('newsletter');
@@ -94,6 +95,8 @@ test('a Book a call click is recorded (beacon accepted) and counted in the overv
   const response = await beacon;
   expect(response.status()).toBe(204);
   expect(response.request().method()).toBe('POST');
+  // Chromium sends the page's Origin with a beacon: the middleware's cross-site check sees this site.
+  expect(await response.request().headerValue('origin')).toBe(new URL(page.url()).origin);
   expect(JSON.parse(response.request().postData() ?? '{}')).toMatchObject({
     kind: 'book-call',
     page: '/',
@@ -168,6 +171,17 @@ test('the sign-up form posted without its island carries the attribution its hid
   const row = admin.locator('[data-lead-sources] tr[data-source]').filter({ hasText: `forum / post / ${campaign}` });
   await expect(row.locator('td')).toHaveText('1');
   await admin.context().close();
+});
+
+test('a lead event from another site is refused by the cross-site check, and bad ones with 400', async ({ request }) => {
+  const event = JSON.stringify({ kind: 'book-call', page: '/' });
+  const forged = await request.post('/api/lead-events', { headers: { origin: 'https://evil.example', 'content-type': 'text/plain;charset=UTF-8' }, data: event });
+  expect(forged.status()).toBe(403);
+  const wrongKind = await request.post('/api/lead-events', { headers: { 'content-type': 'text/plain;charset=UTF-8' }, data: JSON.stringify({ kind: 'sign-up', page: '/' }) });
+  expect(wrongKind.status()).toBe(400);
+  expect(await wrongKind.json()).toMatchObject({ code: 'INVALID_INPUT' });
+  const huge = await request.post('/api/lead-events', { headers: { 'content-type': 'application/json' }, data: JSON.stringify({ kind: 'book-call', page: '/', attribution: { utmSource: 'x'.repeat(1_100_000) } }) });
+  expect(huge.status()).toBe(413);
 });
 
 test('the period switch is in the URL and says which period is shown', async ({ browser }) => {

@@ -29,7 +29,8 @@ describe('chat widget rules', () => {
   it('says what went wrong in plain words, with the retry time on 429', () => {
     expect(errorText(429, { code: 'RATE_LIMITED', message: 'x', retryAfterSeconds: 42 })).toContain('try again in 42 seconds');
     expect(errorText(429, undefined, 1)).toContain('in 1 second.');
-    expect(errorText(429, undefined, 120)).toContain('in 2 minutes');
+    expect(errorText(429, undefined, 60)).toContain('in 60 seconds');
+    expect(errorText(429, undefined, 150)).toContain('in 3 minutes');
     expect(errorText(429, undefined)).toContain('wait a moment');
     expect(errorText(0, undefined)).toContain('could not reach the server');
     expect(errorText(400, { code: 'INVALID', message: 'Your message is empty.' })).toBe('Your message is empty.');

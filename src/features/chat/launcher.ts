@@ -6,6 +6,7 @@
 import type { PublicChatConfig } from '../../shared/chat';
 import type { ChatPanel } from './panel';
 
+// panel.ts's OPEN_STORAGE_KEY, spelled out: importing it would load the panel with the page.
 const OPEN_KEY = 'chat.open';
 
 export function initChatLauncher(launcher: HTMLButtonElement, configElement: HTMLElement) {

@@ -161,25 +161,41 @@ export function createPanel(config: PublicChatConfig, launcher: HTMLButtonElemen
     }
   }
 
+  // Rendered messages by seq: a re-render keeps the nodes already shown, so focus on a link stays put.
+  const rendered = new Map<string, HTMLElement>();
+  const keyed = (key: string, make: () => HTMLElement) => {
+    let node = rendered.get(key);
+    if (!node) rendered.set(key, (node = make()));
+    return node;
+  };
+
   function renderMessages() {
-    const items: HTMLElement[] = [messageItem({ author: 'assistant', authorName: config.assistantName, body: config.greeting, sources: [] })];
-    if (!online && offlineMessage) items.push(messageItem({ author: 'system', authorName: '', body: offlineMessage, sources: [] }));
+    const items: HTMLElement[] = [keyed('greeting', () => messageItem({ author: 'assistant', authorName: config.assistantName, body: config.greeting, sources: [] }))];
+    if (!online && offlineMessage) items.push(keyed('offline', () => messageItem({ author: 'system', authorName: '', body: offlineMessage, sources: [] })));
     if (messages.length === 0 && !pending) {
-      const replies = quickReplyList(config.quickReplies, (value) => void send(value));
-      if (replies) items.push(el('li', {}, replies));
+      const replies = keyed('quick', () => el('li', {}, quickReplyList(config.quickReplies, (value) => void send(value))));
+      if (replies.firstChild) items.push(replies);
     }
-    for (const m of messages) items.push(messageItem(m));
+    for (const m of messages) items.push(keyed(`m${m.seq}`, () => messageItem(m)));
     if (pending) {
       items.push(messageItem({ author: 'visitor', authorName: '', body: pending.body, sources: [] }, true));
       if (pending.answer) items.push(messageItem({ author: 'assistant', authorName: config.assistantName, body: pending.answer, sources: [] }, true));
     }
-    list.replaceChildren(...items);
+    const hadFocus = dialog.contains(document.activeElement);
+    // Keep the unchanged beginning of the list in place; replace only from the first difference.
+    const current = [...list.children];
+    let same = 0;
+    while (same < items.length && current[same] === items[same]) same++;
+    for (const stale of current.slice(same)) stale.remove();
+    list.append(...items.slice(same));
     typing.hidden = !(pending && !pending.answer && !conversation?.takenOver);
     conversationArea.setAttribute('aria-busy', busy ? 'true' : 'false');
     sendButton.disabled = busy;
     renderStatus();
     renderContact();
     scrollToEnd();
+    // A removed node (the streamed draft) took the focus with it: put it back in the message box.
+    if (isOpen && hadFocus && !dialog.contains(document.activeElement)) input.focus();
   }
 
   function renderCounter() {

@@ -33,9 +33,9 @@ export const lastSeq = (messages: readonly ChatMessageDto[]) => messages.reduce(
 export type ChatError = ChatErrorBody['error'];
 
 function seconds(n: number): string {
-  if (n < 60) return n === 1 ? '1 second' : `${n} seconds`;
-  const minutes = Math.ceil(n / 60);
-  return minutes === 1 ? 'a minute' : `${minutes} minutes`;
+  // Seconds up to two minutes (a fixed one-minute window says exactly how long is left), minutes beyond.
+  if (n < 120) return n === 1 ? '1 second' : `${n} seconds`;
+  return `${Math.ceil(n / 60)} minutes`;
 }
 
 /** What the visitor reads for a failed call. `retryAfter` is the Retry-After header, when the body has none. */
