@@ -323,7 +323,7 @@ describe('contact details', () => {
     expect(res.status).toBe(400);
     const { error } = await json<ChatErrorBody>(res);
     expect(error).toMatchObject({ code: 'INVALID', fieldErrors: { name: 'Please enter your name', email: 'Please enter a valid email address', message: expect.stringMatching(/at most 1000/) } });
-    expect(await h.handle.db.select().from(leadEvents)).toEqual([]);
+    expect(await h.handle.db.select().from(leadEvents).where(eq(leadEvents.kind, 'chat-lead'))).toEqual([]);
   });
 
   it('stores the lead with the conversation’s attribution, one mail per admin, and thanks the visitor', async () => {
@@ -340,7 +340,7 @@ describe('contact details', () => {
     expect(thanks.conversation).toMatchObject({ id: conversation.id, hasContact: true });
     expect(thanks.messages).toEqual([expect.objectContaining({ author: 'system', authorName: '', body: expect.stringContaining('ada@example.com') })]);
 
-    const [event] = await h.handle.db.select().from(leadEvents);
+    const [event] = await h.handle.db.select().from(leadEvents).where(eq(leadEvents.kind, 'chat-lead'));
     expect(event).toMatchObject({ kind: 'chat-lead', refId: conversation.id, email: 'ada@example.com', sourcePage: '/packages', utmCampaign: 'spring' });
     const mail = await h.handle.db.select().from(mailQueue).where(eq(mailQueue.kind, 'chat-lead'));
     expect(mail.map((m) => m.to).sort()).toEqual(['owner@example.com', 'second@example.com']);
@@ -352,7 +352,7 @@ describe('contact details', () => {
     expect(detail!.contact).toMatchObject({ email: 'ada@example.com', message: `Call me ${XSS}` });
     // The same details again are not a second lead.
     await saveChatContact({ name: 'Ada', email: 'ada@example.com' }, { identity: v, clientIp: randomIp() });
-    expect(await h.handle.db.select().from(leadEvents)).toHaveLength(1);
+    expect(await h.handle.db.select().from(leadEvents).where(eq(leadEvents.kind, 'chat-lead'))).toHaveLength(1);
     // Once known, the widget does not ask again.
     expect((await send(v, 'Do you repair bicycles?')).askContact).toBe(false);
   });
@@ -362,7 +362,7 @@ describe('contact details', () => {
     const v = visitor();
     const saved = await saveChatContact({ name: 'Ada', email: 'ada@example.com', attribution: { sourcePage: '/free-audit' } }, { identity: v, clientIp: randomIp() });
     expect(saved.conversation.hasContact).toBe(true);
-    const [event] = await h.handle.db.select().from(leadEvents);
+    const [event] = await h.handle.db.select().from(leadEvents).where(eq(leadEvents.kind, 'chat-lead'));
     expect(event).toMatchObject({ refId: saved.conversation.id, sourcePage: '/free-audit' });
   });
 });
