@@ -116,3 +116,16 @@ export function sourceLabel(s: LeadSource): string {
 export function dayLabel(day: string): string {
   return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
 }
+
+/** Where a lead came from as label/value pairs, in the order the admin pages and the emails list them. */
+export function attributionFacts(a: AuditAttribution): [string, string][] {
+  return [
+    ['Source page', a.sourcePage ?? ''],
+    ['Referrer', a.referrer ?? ''],
+    ['UTM source', a.utmSource ?? ''],
+    ['UTM medium', a.utmMedium ?? ''],
+    ['UTM campaign', a.utmCampaign ?? ''],
+    ['UTM term', a.utmTerm ?? ''],
+    ['UTM content', a.utmContent ?? ''],
+  ];
+}

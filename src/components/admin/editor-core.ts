@@ -5,7 +5,7 @@
  * leaving with unsaved changes, Ctrl/Cmd+S, and sending an offline save again once back online.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { $connectivity } from '../../stores/connectivity';
 import { OFFLINE_MESSAGE, type CallOutcome } from './call-action';
 import { toast } from './toasts';
@@ -78,11 +78,27 @@ export function useBrowserDraft<F>({ key, fields, version, dirty, initial, resto
     else if (draft) writeDraft(key, undefined);
   }, [key, initial.fields]);
 
+  // Typing is written after a pause; leaving the page within that pause writes it at once, or the last
+  // keystrokes before a navigation would never reach the stored draft.
+  const save = () => writeDraft(key, dirty ? { fields, version, at: new Date().toISOString() } : undefined);
+  const pending = useRef<(() => void) | undefined>(undefined);
   useEffect(() => {
     if (offer) return;
-    const timer = setTimeout(() => writeDraft(key, dirty ? { fields, version, at: new Date().toISOString() } : undefined), 400);
+    pending.current = save;
+    const timer = setTimeout(() => {
+      pending.current = undefined;
+      save();
+    }, 400);
     return () => clearTimeout(timer);
   }, [key, dirty, fields, version, offer]);
+  useEffect(() => {
+    const flush = () => {
+      pending.current?.();
+      pending.current = undefined;
+    };
+    window.addEventListener('pagehide', flush);
+    return () => window.removeEventListener('pagehide', flush);
+  }, []);
 
   return (
     offer && {

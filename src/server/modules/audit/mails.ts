@@ -4,6 +4,7 @@
  * HTML part; the plain-text part carries it as text.
  */
 import { escapeHtml, type MailMessage } from '../../mail/templates';
+import { attributionFacts } from '../../../shared/lead-events';
 import {
   AUDIT_GOAL_LABELS,
   AUDIT_NEXT_STEPS,
@@ -65,13 +66,7 @@ export function auditRequestFacts(r: RequestFacts): [string, string][] {
     ['Goals', goalLabels(r.goals).join(', ')],
     ['Message', r.message],
     ['Member account', r.memberEmail ?? ''],
-    ['Source page', a.sourcePage ?? ''],
-    ['Referrer', a.referrer ?? ''],
-    ['UTM source', a.utmSource ?? ''],
-    ['UTM medium', a.utmMedium ?? ''],
-    ['UTM campaign', a.utmCampaign ?? ''],
-    ['UTM term', a.utmTerm ?? ''],
-    ['UTM content', a.utmContent ?? ''],
+    ...attributionFacts(a),
   ];
   return facts;
 }

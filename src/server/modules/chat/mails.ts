@@ -4,6 +4,7 @@
  */
 import type { Attribution } from '../../db/schema';
 import { escapeHtml, type MailMessage } from '../../mail/templates';
+import { attributionFacts } from '../../../shared/lead-events';
 
 export interface NotifiedLead {
   conversationId: string;
@@ -22,13 +23,7 @@ export function chatLeadFacts(lead: NotifiedLead): [string, string][] {
     ['Email', lead.email],
     ['Message', lead.message],
     ['Member account', lead.memberEmail ?? ''],
-    ['Source page', a.sourcePage ?? ''],
-    ['Referrer', a.referrer ?? ''],
-    ['UTM source', a.utmSource ?? ''],
-    ['UTM medium', a.utmMedium ?? ''],
-    ['UTM campaign', a.utmCampaign ?? ''],
-    ['UTM term', a.utmTerm ?? ''],
-    ['UTM content', a.utmContent ?? ''],
+    ...attributionFacts(a),
   ];
   return facts.filter(([, v]) => v !== '');
 }
