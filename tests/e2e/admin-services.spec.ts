@@ -5,7 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN_STATE, gotoHydrated } from './support/accounts';
-import { dragTo } from './support/sortable';
+import { dragTo, moveByKeyboard } from './support/sortable';
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -78,12 +78,10 @@ test('reorder by keyboard and by mouse; the public list follows', async ({ page 
   expect(before.length).toBeGreaterThan(2);
   await cachedPublicPage(page, '/services');
 
-  // Keyboard: focus the second row's handle, Space, Arrow Up, Space.
+  // Keyboard: the second row's handle, Space, Arrow Up, Space (each step announced).
   const handle = page.locator(`[data-row="${before[1]}"]`).getByRole('button', { name: /^Move / });
-  await handle.focus();
-  await page.keyboard.press('Space');
-  await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('Space');
+  const name = (await handle.getAttribute('aria-label'))!.replace(/^Move /, '');
+  await moveByKeyboard(page, name, 2, 1);
   await expect(page.getByText('Order saved.')).toBeVisible();
   await expect.poll(() => publicOrder(page)).toEqual([before[1], before[0], ...before.slice(2)]);
 

@@ -10,6 +10,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { LANDING_BLOCKS } from '../../src/shared/landing';
 import { ADMIN_STATE, gotoHydrated } from './support/accounts';
 import { VIEWPORTS } from './support/public-pages';
+import { scrollSettled } from './support/sortable';
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -145,6 +146,7 @@ test.describe('landing page layout', () => {
       await page.getByRole('button', { name: 'Move Testimonials' }).focus();
       await page.keyboard.press('Space');
       await expect(announced).toHaveText('Picked up Testimonials, position 8 of 10 landing page blocks.');
+      await scrollSettled(page); // the list is measured a frame after the pick-up is announced
       await page.keyboard.press('ArrowUp');
       await expect(announced).toHaveText('Testimonials moved to position 7 of 10.');
       await page.keyboard.press('ArrowUp');

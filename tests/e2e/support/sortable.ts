@@ -13,6 +13,9 @@ export async function moveByKeyboard(page: Page, name: string, from: number, to:
   await scrollSettled(page);
   await page.keyboard.press('Space');
   await announced(`Picked up ${name}, position ${from} of`);
+  // dnd-kit announces the pick-up before it has measured the list (a frame or two later); an arrow pressed
+  // in between is dropped, as it would be for a person pressing that fast.
+  await scrollSettled(page);
   for (let at = from; at !== to; ) {
     at += to < from ? -1 : 1;
     await page.keyboard.press(to < from ? 'ArrowUp' : 'ArrowDown');
