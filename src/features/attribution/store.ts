@@ -5,17 +5,11 @@
  * again (cleanAttribution in src/shared/schemas/audit.ts). Browser-only and dependency-free: it runs on
  * every public page, so every byte here is paid on the landing page.
  */
-export interface Attribution {
-  sourcePage?: string;
-  referrer?: string;
-  utmSource?: string;
-  utmMedium?: string;
-  utmCampaign?: string;
-  utmTerm?: string;
-  utmContent?: string;
-}
+import type { AttributionKey, AuditAttribution } from '../../shared/schemas/audit';
 
-export type AttributionKey = keyof Attribution;
+/** The shape the server cleans and stores (types only: nothing of the schema module ships here). */
+export type Attribution = AuditAttribution;
+export type { AttributionKey };
 
 export const ATTRIBUTION_STORAGE_KEY = 'attribution';
 
