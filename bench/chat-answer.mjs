@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { benchArticle } from './fixtures.mjs';
 
 export const CHAT_BENCH = { articles: 1000, faqs: 100, rounds: 3 };
 
@@ -77,17 +78,7 @@ export async function measureChatAnswer() {
     await handle.migrate();
     useDatabaseHandle(handle);
     await seedDemoContentIfFresh();
-    const tags = ['automation', 'clinics', 'coaching', 'leads', 'chatbots', 'seo', 'booking', 'reviews'];
-    const rows = Array.from({ length: CHAT_BENCH.articles }, (_, i) => ({
-      id: `bench-${i}`,
-      slug: `bench-article-${i}`,
-      title: `Bench article ${i}: answering every lead within a minute`,
-      excerpt: 'How a small clinic stopped losing enquiries after hours, step by step, with numbers.',
-      content: `<h2>Article ${i}</h2>${'<p>A paragraph of a realistic length about lead handling and follow-ups.</p>'.repeat(20)}`,
-      authorName: 'Bench Author',
-      tags: [tags[i % tags.length], tags[(i * 3 + 1) % tags.length]],
-      published: i % 4 !== 0,
-    }));
+    const rows = Array.from({ length: CHAT_BENCH.articles }, (_, i) => benchArticle(i));
     for (let i = 0; i < rows.length; i += 100) await handle.db.insert(articles).values(rows.slice(i, i + 100));
     const topics = ['invoices', 'reminders', 'reviews', 'onboarding', 'calendars', 'forms', 'SMS', 'email', 'reports', 'teams'];
     await handle.db

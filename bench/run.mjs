@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
 import { isBuildStale } from '../scripts/build-freshness.mjs';
 import { BENCH_CLIENT_IP_HEADER, CHAT_LISTENER_TARGETS, chatListeners } from './chat-listeners.mjs';
+import { benchArticle } from './fixtures.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -119,16 +120,8 @@ async function startServer() {
  */
 function importBenchArticles(serverEnv) {
   log(`importing ${BENCH_ARTICLES} articles …`);
-  const tags = ['automation', 'clinics', 'coaching', 'leads', 'chatbots', 'seo', 'booking', 'reviews'];
   const articles = Array.from({ length: BENCH_ARTICLES }, (_, i) => ({
-    id: `bench-${i}`,
-    slug: `bench-article-${i}`,
-    title: `Bench article ${i}: answering every lead within a minute`,
-    excerpt: 'How a small clinic stopped losing enquiries after hours, step by step, with numbers.',
-    content: `<h2>Article ${i}</h2>${'<p>A paragraph of a realistic length about lead handling and follow-ups.</p>'.repeat(20)}`,
-    authorName: 'Bench Author',
-    tags: [tags[i % tags.length], tags[(i * 3 + 1) % tags.length]],
-    published: i % 4 !== 0,
+    ...benchArticle(i),
     createdAt: new Date(Date.UTC(2025, 0, 1) + i * 3_600_000).toISOString(),
   }));
   const file = path.join(dataDir, 'bench-articles.json');
