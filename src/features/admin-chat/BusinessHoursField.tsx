@@ -35,6 +35,35 @@ function useTimeZones(current: string): string[] {
 const timeClass =
   'block h-11 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-2 text-base text-ink shadow-sm focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600 disabled:bg-slate-50 disabled:text-slate-400 aria-[invalid=true]:border-red-600 sm:text-sm';
 
+interface TimeFieldProps {
+  caption: string;
+  label: string;
+  value: string;
+  disabled: boolean;
+  invalid: boolean;
+  describedBy?: string | undefined;
+  onValue(v: string): void;
+}
+
+/** One opening or closing time of a day. */
+function TimeField({ caption, label, value, disabled, invalid, describedBy, onValue }: TimeFieldProps) {
+  return (
+    <label className="block min-w-0 text-xs text-slate-600">
+      <span className="mb-1 block">{caption}</span>
+      <input
+        type="time"
+        aria-label={label}
+        value={value}
+        disabled={disabled}
+        aria-invalid={invalid ? true : undefined}
+        aria-describedby={describedBy}
+        onChange={(e) => onValue(e.target.value)}
+        className={timeClass}
+      />
+    </label>
+  );
+}
+
 export function BusinessHoursField({ value, onValue, errors }: Props) {
   const zones = useTimeZones(value.timeZone);
   return (
@@ -70,31 +99,23 @@ export function BusinessHoursField({ value, onValue, errors }: Props) {
                   {name}
                   {!d.open && <span className="text-xs font-normal text-slate-600">Closed</span>}
                 </label>
-                <label className="block min-w-0 text-xs text-slate-600">
-                  <span className="mb-1 block">Opens</span>
-                  <input
-                    type="time"
-                    aria-label={`${name} opens at`}
-                    value={d.from}
-                    disabled={!d.open}
-                    aria-invalid={fromError ? true : undefined}
-                    onChange={(e) => onValue(['businessHours', 'days', day, 'from'], e.target.value)}
-                    className={timeClass}
-                  />
-                </label>
-                <label className="block min-w-0 text-xs text-slate-600">
-                  <span className="mb-1 block">Closes</span>
-                  <input
-                    type="time"
-                    aria-label={`${name} closes at`}
-                    value={d.to}
-                    disabled={!d.open}
-                    aria-invalid={toError ? true : undefined}
-                    aria-describedby={error ? `hours-${day}-error` : undefined}
-                    onChange={(e) => onValue(['businessHours', 'days', day, 'to'], e.target.value)}
-                    className={timeClass}
-                  />
-                </label>
+                <TimeField
+                  caption="Opens"
+                  label={`${name} opens at`}
+                  value={d.from}
+                  disabled={!d.open}
+                  invalid={Boolean(fromError)}
+                  onValue={(v) => onValue(['businessHours', 'days', day, 'from'], v)}
+                />
+                <TimeField
+                  caption="Closes"
+                  label={`${name} closes at`}
+                  value={d.to}
+                  disabled={!d.open}
+                  invalid={Boolean(toError)}
+                  describedBy={error ? `hours-${day}-error` : undefined}
+                  onValue={(v) => onValue(['businessHours', 'days', day, 'to'], v)}
+                />
                 {error && (
                   <p id={`hours-${day}-error`} className="col-span-2 text-sm text-red-700 sm:col-start-2">
                     {name}: {error.charAt(0).toLowerCase() + error.slice(1)}.
