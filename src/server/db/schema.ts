@@ -7,6 +7,7 @@ import {
   bigint,
   boolean,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -606,4 +607,95 @@ export const searchDocuments = pgTable(
     primaryKey({ columns: [t.kind, t.refId] }),
     index("search_documents_document_idx").using("gin", t.document),
   ],
+);
+
+/**
+ * The seed's pageViews sub-collection: a signed-in member's time on a page (decision 014). One row per
+ * save (route change, tab hidden, unload, every 30 s); `at` is when the measured stretch began, `durationMs`
+ * is capped on the server at the time really elapsed since then. `sessionId` is the tab's id, not the
+ * auth session. Deleted with the member.
+ */
+export const pageTimes = pgTable(
+  "page_times",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    pagePath: text("page_path").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    at: at("at").notNull(),
+    sessionId: text("session_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("page_times_user_at_idx").on(t.userId, t.at)],
+);
+
+/*
+ * First-party analytics (decision 014): counted per UTC day, never per person. A visitor is a hash of
+ * (the day's random salt, address, user agent, host); the hashes of a day are kept only to tell a new
+ * visitor from a returning one that day, and are deleted with the day's salt afterwards.
+ */
+
+/** One random salt per UTC day, shared by every server process; deleted after two days. */
+export const analyticsSalts = pgTable("analytics_salts", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  salt: text("salt").notNull(),
+});
+
+/** The visitors seen on a day (salted hashes only), to count each once a day. */
+export const analyticsVisitors = pgTable(
+  "analytics_visitors",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    visitorHash: text("visitor_hash").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.visitorHash] })],
+);
+
+/** Per day: page views, visits (entries from outside the site or direct) and unique visitors. */
+export const analyticsDays = pgTable("analytics_days", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  views: integer("views").notNull().default(0),
+  visits: integer("visits").notNull().default(0),
+  visitors: integer("visitors").notNull().default(0),
+});
+
+/** Page views per day and path. */
+export const analyticsPages = pgTable(
+  "analytics_pages",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    path: text("path").notNull(),
+    views: integer("views").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.path] })],
+);
+
+/**
+ * Visits (entries) per day by where they came from: the referrer's host ('' = direct or unknown) and the
+ * visit's UTM source, medium and campaign ('' when absent).
+ */
+export const analyticsSources = pgTable(
+  "analytics_sources",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    referrerHost: text("referrer_host").notNull().default(""),
+    utmSource: text("utm_source").notNull().default(""),
+    utmMedium: text("utm_medium").notNull().default(""),
+    utmCampaign: text("utm_campaign").notNull().default(""),
+    visits: integer("visits").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.referrerHost, t.utmSource, t.utmMedium, t.utmCampaign] })],
+);
+
+/** Page views per day by device class: 'mobile' | 'tablet' | 'desktop'. */
+export const analyticsDevices = pgTable(
+  "analytics_devices",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    device: text("device").notNull(),
+    views: integer("views").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.device] })],
 );
