@@ -33,6 +33,7 @@ import { policyFieldsSchema } from '../shared/schemas/policy';
 import { auditActions } from './admin-audit';
 import { chatActions } from './admin-chat';
 import { chatSettingsActions } from './admin-chat-settings';
+import { usersActions } from './admin-users';
 import { toActionError } from './errors';
 
 const idInput = z.object({ id: recordId });
@@ -158,6 +159,8 @@ export const admin = {
   },
   /** Free-audit requests: status, internal notes, assignment. */
   audit: auditActions,
+  /** Accounts: role, disable / enable (signs out everywhere), verification email again. */
+  users: usersActions,
   /** The chat: its settings, and the inbox (reply, which takes over; release; handled/open; read). */
   chat: { ...chatSettingsActions, ...chatActions },
   activity: {

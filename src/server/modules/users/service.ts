@@ -5,10 +5,12 @@
  * one-time admin claim printed to the server log while no admin exists (admin-claim.ts), or the
  * create-admin command; the last admin can never be demoted.
  */
+import { DISABLE_REASON_MAX } from '../../../shared/admin-users';
 import { fieldErrorsOf, profileSchema, type FieldErrors } from '../../../shared/auth-schemas';
 import { db } from '../../db';
 import type { UserRole } from '../../db/schema';
 import { logger } from '../../logger';
+import { insertActivity } from '../activity/repository';
 import * as repo from './repository';
 import type { Profile } from './repository';
 
@@ -96,6 +98,21 @@ async function loadTarget(targetId: string, tx: repo.Executor) {
   return target;
 }
 
+/** The activity log's entity type for accounts (entries link to /admin/users/{id}). */
+export const USER_ENTITY = 'user';
+
+const labelOf = (p: Profile) => (p.name.trim() ? `${p.name.trim()} (${p.email})` : p.email);
+
+/** One activity entry about an account, in the transaction of the change it records. */
+export async function recordUserActivity(
+  tx: repo.Executor,
+  actor: Profile,
+  target: Profile,
+  entry: { action: string; summary: string; before: unknown; after: unknown },
+) {
+  await insertActivity(tx, { actorId: actor.id, actorEmail: actor.email, entityType: USER_ENTITY, entityId: target.id, ...entry, summary: `${labelOf(target)}: ${entry.summary}` });
+}
+
 const isAdmin = (p: Profile) => p.role === 'admin' && p.emailVerified && !p.banned;
 
 /**
@@ -119,7 +136,10 @@ export async function promote(actorId: string | undefined, targetId: string): Pr
     const target = await loadTarget(targetId, tx);
     if (!isAdmin(actor)) throw new UsersError('NOT_ALLOWED');
     if (!target.emailVerified) throw new UsersError('NOT_VERIFIED');
-    if (target.role !== 'admin') await repo.updateRole(target.id, 'admin', tx);
+    if (target.role !== 'admin') {
+      await repo.updateRole(target.id, 'admin', tx);
+      await recordUserActivity(tx, actor, target, { action: 'role', summary: 'member → admin', before: { role: target.role }, after: { role: 'admin' } });
+    }
     logger.info({ actorId: actor.id, targetId: target.id }, 'user promoted to admin');
     return { ...target, role: 'admin' };
   });
@@ -135,6 +155,7 @@ export async function setRole(actorId: string | undefined, targetId: string, rol
     if (target.role === 'admin') {
       if ((await repo.countAdmins(tx)) <= 1) throw new UsersError('LAST_ADMIN');
       await repo.updateRole(target.id, 'user', tx);
+      await recordUserActivity(tx, actor, target, { action: 'role', summary: 'admin → member', before: { role: 'admin' }, after: { role: 'user' } });
       logger.info({ actorId: actor.id, targetId: target.id }, 'admin demoted to user');
     }
     return { ...target, role: 'user' };
@@ -142,24 +163,36 @@ export async function setRole(actorId: string | undefined, targetId: string, rol
 }
 
 /** Disables an account and ends all its sessions at once; better-auth's admin plugin refuses new sign-ins. */
-export async function disableUser(actorId: string | undefined, targetId: string, reason: string | null = null) {
-  await transaction(async (tx) => {
+export async function disableUser(actorId: string | undefined, targetId: string, reason: string | null = null): Promise<{ sessionsEnded: number }> {
+  return transaction(async (tx) => {
     const actor = await loadActor(actorId, tx);
     if (!isAdmin(actor)) throw new UsersError('NOT_ALLOWED');
     if (actor.id === targetId) throw new UsersError('CANNOT_DISABLE_SELF');
-    await loadTarget(targetId, tx);
-    await repo.setBanned(targetId, true, reason?.trim().slice(0, 500) || null, tx);
-    await repo.deleteSessionsOf(targetId, tx);
+    const target = await loadTarget(targetId, tx);
+    const banReason = reason?.trim().slice(0, DISABLE_REASON_MAX) || null;
+    await repo.setBanned(targetId, true, banReason, tx);
+    const sessionsEnded = await repo.deleteSessionsOf(targetId, tx);
+    await recordUserActivity(tx, actor, target, {
+      action: 'disable',
+      summary: `account disabled${banReason ? ` (${banReason})` : ''}, ${sessionsEnded} session${sessionsEnded === 1 ? '' : 's'} ended`,
+      before: { disabled: target.banned },
+      after: { disabled: true, reason: banReason },
+    });
     logger.info({ actorId: actor.id, targetId }, 'account disabled');
+    return { sessionsEnded };
   });
 }
 
-export async function enableUser(actorId: string | undefined, targetId: string) {
-  await transaction(async (tx) => {
+export async function enableUser(actorId: string | undefined, targetId: string): Promise<{ changed: boolean }> {
+  return transaction(async (tx) => {
     const actor = await loadActor(actorId, tx);
     if (!isAdmin(actor)) throw new UsersError('NOT_ALLOWED');
-    await loadTarget(targetId, tx);
+    const target = await loadTarget(targetId, tx);
+    if (!target.banned) return { changed: false };
     await repo.setBanned(targetId, false, null, tx);
+    await recordUserActivity(tx, actor, target, { action: 'enable', summary: 'account enabled', before: { disabled: true }, after: { disabled: false } });
+    logger.info({ actorId: actor.id, targetId }, 'account enabled');
+    return { changed: true };
   });
 }
 
