@@ -99,6 +99,10 @@ test('the list: search and filters in the URL and the form, the CSV of the filte
   expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual([pending.email, verified.email]);
   expect(lines[1]).toContain(',user,no,no,');
   expect(lines[1]).toContain(',/services,');
+  // The button downloads that file.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-users-export]').click()]);
+  expect(download.suggestedFilename()).toMatch(/^users-\d{4}-\d{2}-\d{2}\.csv$/);
+  expect(fs.readFileSync((await download.path())!, 'utf8')).toContain(verified.email);
 
   // A person's page, from the list.
   await openPersonPage(page, pending);
