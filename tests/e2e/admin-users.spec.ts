@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Browser, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import { AUTH_MESSAGES } from '../../src/shared/auth-messages';
+import { callAction } from './support/admin-actions';
 import { ADMIN_STATE, createVerifiedAccount, freshClientIp, gotoHydrated, logInViaUi, newAccount, savedAccounts, sessionUser, signUpViaApi, verificationLink, type TestAccount } from './support/accounts';
 
 test.use({ storageState: ADMIN_STATE });
@@ -130,6 +131,31 @@ test('the only admin cannot remove their own admin role', async ({ page }) => {
   await page.reload();
   await expect(page.getByTestId('user-role')).toHaveText('Admin');
   expect(await sessionUser(page)).toMatchObject({ email: admin.email, role: 'admin' });
+});
+
+test('a verified member is made admin and back to member, each change in the activity log', async ({ page, playwright, baseURL }) => {
+  const account = await throwaway(playwright, baseURL!, 'urole', true);
+  await openPersonPage(page, account);
+  const userId = page.url().split('/').pop()!;
+  try {
+    await page.getByRole('button', { name: 'Make admin' }).click();
+    await confirmDialog(page, 'Make admin');
+    await expect(page.getByTestId('user-role')).toHaveText('Admin');
+    await page.reload();
+    await expect(page.getByTestId('user-role')).toHaveText('Admin');
+    // Two admins now: removing this one's role is allowed.
+    await page.getByRole('button', { name: 'Remove admin role' }).click();
+    await confirmDialog(page, 'Remove admin role');
+    await expect(page.getByTestId('user-role')).toHaveText('Member');
+    await page.reload();
+    await expect(page.getByTestId('user-role')).toHaveText('Member');
+  } finally {
+    // Whatever happened above, the server is left with its one admin for the next spec.
+    await callAction(page.request, baseURL!, 'admin.users.setRole', { userId, role: 'user' });
+  }
+  await page.goto(`/admin/activity?q=${encodeURIComponent(account.email)}`);
+  await expect(page.getByText(`${account.firstName} ${account.lastName} (${account.email}): member → admin`)).toBeVisible();
+  await expect(page.getByText(`${account.firstName} ${account.lastName} (${account.email}): admin → member`)).toBeVisible();
 });
 
 async function memberBrowser(browser: Browser, account: TestAccount) {
