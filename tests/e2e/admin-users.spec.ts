@@ -2,8 +2,8 @@
  * The users screens from the admin's side, in Chromium: the list searched and filtered through the URL and
  * the form, its CSV export, a person's page; the last admin cannot remove their own role; disabling signs a
  * member out at once (their open browser included) and refuses their next sign-in until the account is
- * enabled again; and the verification email sent again works. Destructive steps use throwaway accounts made
- * here; the shared admin is only asked to demote itself, which is refused.
+ * enabled again; the verification email sent again works; a member is made admin and back. Destructive
+ * steps use throwaway accounts made here; the shared admin is only asked to demote itself, which is refused.
  */
 import fs from 'node:fs';
 import path from 'node:path';
