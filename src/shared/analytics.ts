@@ -6,6 +6,8 @@
 import { sanitizeSitePath } from './auth-schemas';
 import { z } from './zod';
 
+export const VISITS_API_PATH = '/api/visits';
+
 /** The largest beacon body /api/visits reads: a path, a referrer and three UTM values, with room to spare. */
 export const VISIT_BEACON_MAX_BYTES = 2048;
 
