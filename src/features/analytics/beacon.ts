@@ -24,3 +24,5 @@ function send() {
 const later = () => (self.requestIdleCallback ?? setTimeout)(send);
 if (document.readyState === 'complete') later();
 else addEventListener('load', later, { once: true });
+// Back or forward to a page kept in the back/forward cache runs no script again, yet it is a view.
+addEventListener('pageshow', (event) => event.persisted && later());
