@@ -333,6 +333,15 @@ describe('flushing', () => {
     expect((await tables()).days).toEqual([{ day: TODAY, views: 3, visits: 2, visitors: 1 }]);
   });
 
+  it('the server’s shutdown writes the buffered counts before the database closes', async () => {
+    await send(view());
+    // What closeOnSignals (src/server/db/index.ts) runs on SIGTERM/SIGINT before closing the database.
+    const tasks = (globalThis as { __beforeDbClose?: Set<() => Promise<void>> }).__beforeDbClose;
+    expect(tasks?.has(flushAnalytics)).toBe(true);
+    await Promise.all([...tasks!].map((task) => task()));
+    expect((await tables()).days).toEqual([{ day: TODAY, views: 1, visits: 1, visitors: 1 }]);
+  });
+
   it('many beacons at once, flushed while they arrive, are counted exactly', async () => {
     const addresses = Array.from({ length: 40 }, (_, i) => `10.9.${i}.1`);
     const sends = Array.from({ length: 400 }, (_, i) =>
