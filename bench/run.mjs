@@ -14,6 +14,7 @@ import { chromium } from 'playwright-core';
 import { isBuildStale } from '../scripts/build-freshness.mjs';
 import { BENCH_CLIENT_IP_HEADER, CHAT_LISTENER_TARGETS, chatListeners } from './chat-listeners.mjs';
 import { benchArticle } from './fixtures.mjs';
+import { countsMatch, VISITS_TARGET, visitsIngest } from './visits-ingest.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -361,6 +362,14 @@ async function main() {
     log(`chat listeners not measured: ${err instanceof Error ? err.message : err}`);
   }
 
+  log('(j) page-view beacons (its own server and data folder)');
+  let visits;
+  try {
+    visits = await visitsIngest({ seconds: DURATION, concurrency: 32, distDir: path.relative(root, distDir) });
+  } catch (err) {
+    log(`page-view ingestion not measured: ${err instanceof Error ? err.message : err}`);
+  }
+
   const ratio = staticFile.rps > 0 ? cached.rps / staticFile.rps : 0;
   // Server CPU per request: what a hit costs the server, whatever the load generator manages to parse.
   const cpuRatio = cached.cpuUsPerReq > 0 ? staticFile.cpuUsPerReq / cached.cpuUsPerReq : 0;
@@ -421,6 +430,14 @@ async function main() {
           listeners.delivery.maxMs < CHAT_LISTENER_TARGETS.deliveryMs,
       ),
     ],
+    [
+      '(j) page-view beacons, 32 at once',
+      visits
+        ? `${visits.beaconsPerSecond} beacons/s, p95 ${visits.p95Ms} ms, ${visits.errors} errors; stored counts ${countsMatch(visits) ? 'equal' : 'DIFFER from'} the ${visits.expected.views} answered`
+        : 'n/a',
+      `≥ ${VISITS_TARGET.beaconsPerSecond.toLocaleString('en')} beacons/s, 0 errors`,
+      mark(visits !== undefined && visits.beaconsPerSecond >= VISITS_TARGET.beaconsPerSecond && visits.errors === VISITS_TARGET.errors && countsMatch(visits)),
+    ],
   ];
   const errors = [staticFile, cached, uncached].reduce((a, r) => a + r.errors + r.non2xx, 0);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['Measure', 'Result', 'Target', ''][i].length));
@@ -450,6 +467,7 @@ async function main() {
     adminArticleList: adminList ? { articles: BENCH_ARTICLES, list: adminList, searchSortPage2: adminSearch } : null,
     chatAnswer: chat ?? null,
     chatListeners: listeners ?? null,
+    visitsIngest: visits ? { ...visits, countsMatch: countsMatch(visits) } : null,
     failedResponses: errors,
     targets: TARGETS,
   };

@@ -13,7 +13,22 @@ import { openDatabase, targetFromConfig, type Database, type DatabaseHandle } fr
  */
 export const CLOSE_DATABASE_SYMBOL = Symbol.for('agency.closeDatabase');
 
-const state = globalThis as unknown as { __appDb?: Promise<DatabaseHandle>; __appDbHandle?: DatabaseHandle };
+const state = globalThis as unknown as {
+  __appDb?: Promise<DatabaseHandle>;
+  __appDbHandle?: DatabaseHandle;
+  __beforeDbClose?: Set<() => Promise<void>>;
+};
+
+// On globalThis like the handle: whichever bundle chunk registers a task, the signal handler sees it.
+const beforeCloseTasks = (state.__beforeDbClose ??= new Set());
+
+/**
+ * Work that must reach the database before the server closes it on SIGTERM/SIGINT (the analytics counts
+ * buffered in memory). A failing task is logged; the database closes all the same.
+ */
+export function beforeDatabaseClose(task: () => Promise<void>) {
+  beforeCloseTasks.add(task);
+}
 
 let shutdownHooked = false;
 function closeOnSignals(handle: DatabaseHandle) {
@@ -21,8 +36,11 @@ function closeOnSignals(handle: DatabaseHandle) {
   shutdownHooked = true;
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down: closing the database');
-    handle
-      .close()
+    Promise.allSettled([...beforeCloseTasks].map((task) => task()))
+      .then((results) => {
+        for (const r of results) if (r.status === 'rejected') logger.error({ err: r.reason }, 'error before closing the database');
+      })
+      .then(() => handle.close())
       .catch((e) => logger.error({ err: e }, 'error while closing the database'))
       .finally(() => process.exit(0));
   };

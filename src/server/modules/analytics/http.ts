@@ -1,0 +1,74 @@
+/**
+ * POST /api/visits: the page-view beacon every visitor's browser sends (src/features/analytics/beacon.ts),
+ * decision 014. Anonymous by design: the session cookie is never read and nothing is set; the address and
+ * user agent only enter the day's salted visitor hash. Answers: 204 (counted, or a bot's view ignored),
+ * 400 bad input, 403 not from this site, 413 over VISIT_BEACON_MAX_BYTES, 429 with Retry-After, 503 when
+ * the database cannot give the day's salt.
+ */
+import { isbot } from 'isbot';
+import { VISIT_BEACON_MAX_BYTES, VISIT_RATE_LIMIT, visitBeaconSchema } from '../../../shared/analytics';
+import { config } from '../../config';
+import { jsonResponse } from '../../http/admin-api';
+import { clientIpOf } from '../../http/client-ip';
+import { BodyError, parseJsonBody, readBodyCapped } from '../../http/request-body';
+import { logger } from '../../logger';
+import { AddressRateLimit } from './rate';
+import { recordView } from './ingest';
+
+const NO_STORE = { 'Cache-Control': 'private, no-store' };
+const noContent = () => new Response(null, { status: 204, headers: NO_STORE });
+
+export const visitRateLimit = new AddressRateLimit(VISIT_RATE_LIMIT);
+
+/**
+ * A browser sends Origin with a beacon; without one, only its own Sec-Fetch-Site can vouch for the
+ * request. Anything else (a script, another site) is not a view of this site.
+ */
+function isFromThisSite(headers: Headers, trustedOrigins: readonly string[]): boolean {
+  const origin = headers.get('origin');
+  if (origin !== null) return trustedOrigins.includes(origin);
+  return headers.get('sec-fetch-site') === 'same-origin';
+}
+
+export async function handleVisitPost(request: Request, socketAddress: string | undefined, now: Date = new Date()): Promise<Response> {
+  const cfg = config();
+  if (!isFromThisSite(request.headers, cfg.trustedOrigins)) {
+    return jsonResponse(403, { code: 'FORBIDDEN_ORIGIN', message: 'Page views are only accepted from this site.' });
+  }
+  let value: unknown;
+  try {
+    value = parseJsonBody(await readBodyCapped(request, VISIT_BEACON_MAX_BYTES));
+  } catch (err) {
+    if (!(err instanceof BodyError)) throw err;
+    return jsonResponse(err.status, { code: err.code, message: err.message });
+  }
+  const parsed = visitBeaconSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue?.path[0] ?? '');
+    return jsonResponse(400, { code: 'INVALID_INPUT', message: `The page view is not valid${field ? ` (${field}: ${issue?.message})` : ''}.`, field });
+  }
+  // Crawlers and scripts without a user agent are answered like anyone, and not counted.
+  const userAgent = request.headers.get('user-agent')?.trim() ?? '';
+  if (!userAgent || isbot(userAgent)) return noContent();
+
+  const address = clientIpOf(request, socketAddress, cfg.TRUSTED_PROXY_IP_HEADER) ?? '';
+  const limit = visitRateLimit.consume(address, now.getTime());
+  if (!limit.ok) {
+    return jsonResponse(
+      429,
+      { code: 'RATE_LIMITED', message: 'Too many page views from your connection.', retryAfterSeconds: limit.retryAfterSeconds },
+      { 'Retry-After': String(limit.retryAfterSeconds) },
+    );
+  }
+  const url = new URL(request.url);
+  const siteHosts = [url.hostname, ...cfg.trustedOrigins.map((o) => new URL(o).hostname)];
+  try {
+    await recordView({ beacon: parsed.data, address, userAgent, host: url.host, siteHosts }, now);
+  } catch (err) {
+    // The error only: the address stays out of the log.
+    logger.error({ err }, 'page view not counted');
+    return jsonResponse(503, { code: 'UNAVAILABLE', message: 'The page view could not be counted.' }, { 'Retry-After': '30' });
+  }
+  return noContent();
+}
