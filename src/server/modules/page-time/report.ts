@@ -6,6 +6,8 @@
 import { pageCount } from '../../../shared/query';
 import * as repo from './repository';
 
+/** The query parameter of the timeline's page on the admin's user page (beside that page's own). */
+export const PAGE_TIME_PAGE_PARAM = 'ptPage';
 export const PAGE_TIME_PER_PAGE = 25;
 export const PAGE_TIME_TOP_PAGES = 10;
 const MAX_PER_PAGE = 100;
