@@ -28,6 +28,9 @@ export interface SessionState {
 
 export const $session = atom<SessionState>({ status: 'loading' });
 
+// Members' page-time (decision 014): the tracker is downloaded only once a signed-in member is known.
+$session.listen(({ status }) => void (status === 'authenticated' && import('../features/page-time/tracker').then((m) => m.trackPageTime(), (err: unknown) => console.warn('Page time not tracked:', err))));
+
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /** better-auth's user object → our shape; anything unexpected is treated as no session. */

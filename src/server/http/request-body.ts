@@ -10,13 +10,14 @@
 
 import { VISIT_BEACON_MAX_BYTES, VISITS_API_PATH } from '../../shared/analytics';
 import { CONTENT_IMPORT_PATH, MAX_CONTENT_FILE_BYTES } from '../../shared/content-transfer';
+import { PAGE_TIME_MAX_BYTES } from '../../shared/page-time';
 
 /** What a route accepts unless BODY_LIMITS says otherwise. */
 export const MAX_BODY_BYTES = 1_048_576;
 
 /**
- * Routes whose bodies differ from MAX_BODY_BYTES (uploads, content files; the page-view beacon, which must
- * refuse a 1 MB body without reading it first), by path prefix. The adapter's own limit
+ * Routes whose bodies have another limit than MAX_BODY_BYTES, by path prefix: larger (uploads, content
+ * files) or smaller (beacons, refused before a megabyte is read). The adapter's own limit
  * (astro.config.ts) is the largest of these; the middleware holds every other route to MAX_BODY_BYTES.
  */
 export const BODY_LIMITS: ReadonlyArray<{ prefix: string; bytes: number }> = [
@@ -25,7 +26,10 @@ export const BODY_LIMITS: ReadonlyArray<{ prefix: string; bytes: number }> = [
   { prefix: '/api/admin/media', bytes: 12 * 1024 * 1024 },
   // A content file carries its images in base64 (src/shared/content-transfer.ts).
   { prefix: CONTENT_IMPORT_PATH, bytes: MAX_CONTENT_FILE_BYTES },
+  // A page-view beacon is about 300 bytes (src/shared/analytics.ts).
   { prefix: VISITS_API_PATH, bytes: VISIT_BEACON_MAX_BYTES },
+  // A page-time record is about 200 bytes (src/shared/page-time.ts).
+  { prefix: '/api/page-views', bytes: PAGE_TIME_MAX_BYTES },
 ];
 
 /** The largest body any route accepts: the adapter's limit, and server.mjs's early refusal. */

@@ -1,0 +1,111 @@
+// Bench (j): the admin's reads at scale (issue 10: under 100 ms server time with 1,000,000 page-view rows
+// and 10,000 users, on PostgreSQL and on PGlite). Seeds bench/admin-reads-seed.mjs into a fresh in-memory
+// PGlite database and, when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a PostgreSQL server, into a new
+// database there; then times what each admin page asks the database for, with the app's own functions.
+//
+//   node --import tsx bench/admin-reads.mjs [--json]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { READS_BENCH, seedAdminReads } from './admin-reads-seed.mjs';
+
+export const READS_TARGET_MS = 100;
+const ROUNDS = 15;
+const HEAVY_MEMBER = 'bench-user-2';
+
+/** The reads of each admin page, as the page makes them (in parallel where the page does). */
+async function pageReads() {
+  const { analyticsReport } = await import('../src/server/modules/analytics/report.ts');
+  const { leadOverview } = await import('../src/server/modules/leads/service.ts');
+  const { overview } = await import('../src/server/modules/overview/service.ts');
+  const users = await import('../src/server/modules/users/admin.ts');
+  const report = await import('../src/server/modules/page-time/report.ts');
+  const people = await import('../src/server/modules/leads/people.ts');
+  return {
+    'overview, 90 days': () => Promise.all([overview(), leadOverview(90), analyticsReport(90)]),
+    'user list, search + sort, page 3': () => users.listUsers({ q: 'member 1', role: '', verified: '', status: '', sort: 'name', page: 3 }),
+    'user list, first page': () => users.listUsers({ q: '', role: '', verified: '', status: '', sort: 'newest', page: 1 }),
+    "member's page (100,000 page-time rows)": () =>
+      Promise.all([users.userDetail(HEAVY_MEMBER), report.pageTimeTimeline(HEAVY_MEMBER, { page: 1 }), report.pageTimeTotals(HEAVY_MEMBER)]),
+    'leads list': () => people.listPeople({ q: '', kind: '', sort: 'recent', page: 1 }),
+  };
+}
+
+async function timeAll(reads) {
+  const out = {};
+  for (const [name, run] of Object.entries(reads)) {
+    for (let i = 0; i < 3; i++) await run(); // warm-up (JIT, plan cache)
+    const times = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const started = performance.now();
+      await run();
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const at = (q) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))] * 10) / 10;
+    out[name] = { p50: at(0.5), p95: at(0.95) };
+  }
+  return out;
+}
+
+async function onEngine(target) {
+  const { openDatabase } = await import('../src/server/db/client.ts');
+  const { useDatabaseHandle } = await import('../src/server/db/index.ts');
+  const handle = await openDatabase(target);
+  try {
+    await handle.migrate();
+    useDatabaseHandle(handle);
+    const started = performance.now();
+    await seedAdminReads(handle.db);
+    const seedSeconds = Math.round((performance.now() - started) / 100) / 10;
+    return { seedSeconds, reads: await timeAll(await pageReads()) };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function withPostgresDatabase(serverUrl, work) {
+  const name = `bench_reads_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  try {
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    return await work(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+export async function measureAdminReads() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-reads-bench-'));
+  process.env.DATA_DIR = dataDir;
+  process.env.LOG_LEVEL ??= 'warn';
+  try {
+    const result = { data: READS_BENCH, pglite: await onEngine({ kind: 'memory' }) };
+    const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+    if (pgUrl) result.postgres = await withPostgresDatabase(pgUrl, (url) => onEngine({ kind: 'postgres', url }));
+    return result;
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The slowest p95 over every page and engine measured. */
+export const worstP95 = (r) => Math.max(...[r.pglite, r.postgres].filter(Boolean).flatMap((e) => Object.values(e.reads).map((t) => t.p95)));
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await measureAdminReads();
+  if (process.argv.includes('--json')) console.log(JSON.stringify(r));
+  else {
+    for (const engine of ['pglite', 'postgres']) {
+      if (!r[engine]) continue;
+      console.log(`${engine} (seeded in ${r[engine].seedSeconds} s):`);
+      for (const [name, t] of Object.entries(r[engine].reads)) console.log(`  ${name.padEnd(42)} p50 ${t.p50} ms, p95 ${t.p95} ms`);
+    }
+  }
+}
