@@ -73,6 +73,10 @@ const ACTION_LABELS: Record<string, string> = {
   status: 'Status changed',
   note: 'Note added',
   assign: 'Assigned',
+  role: 'Role changed',
+  disable: 'Disabled',
+  enable: 'Enabled',
+  'verification-email': 'Verification email sent',
 };
 
 const TYPE_LABELS: Record<string, string> = {
@@ -89,6 +93,7 @@ const TYPE_LABELS: Record<string, string> = {
   page: 'Pages',
   audit: 'Audit requests',
   'chat-settings': 'Chat settings',
+  user: 'Users',
 };
 
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -106,6 +111,7 @@ const ADMIN_RECORD_PAGES: Record<string, string> = {
   article: '/admin/articles',
   faq: '/admin/faqs',
   audit: '/admin/audit',
+  user: '/admin/users',
 };
 
 /**

@@ -26,7 +26,7 @@ export const BODY_LIMITS: ReadonlyArray<{ prefix: string; bytes: number }> = [
   { prefix: '/api/admin/media', bytes: 12 * 1024 * 1024 },
   // A content file carries its images in base64 (src/shared/content-transfer.ts).
   { prefix: CONTENT_IMPORT_PATH, bytes: MAX_CONTENT_FILE_BYTES },
-  // A page-view beacon is about 300 bytes (src/shared/analytics.ts).
+  // A visit beacon (a counted page view) is about 300 bytes (src/shared/analytics.ts).
   { prefix: VISITS_API_PATH, bytes: VISIT_BEACON_MAX_BYTES },
   // A page-time record is about 200 bytes (src/shared/page-time.ts).
   { prefix: '/api/page-views', bytes: PAGE_TIME_MAX_BYTES },
