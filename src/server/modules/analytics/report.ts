@@ -4,7 +4,7 @@
  * visitor → lead. Every number is aggregated in SQL over the per-day tables (their primary keys start
  * with `day`, so each query is one range scan); only the ≤ 90-day series and top-N lists reach JS.
  */
-import { and, asc, desc, gte, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, gte, lt, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
 import { analyticsDays, analyticsDevices, analyticsPages, analyticsSources, leadEvents } from '../../db/schema';
@@ -86,7 +86,7 @@ async function daySeries(keys: DayKeys, ex: Reader) {
 async function siteTotals(keys: DayKeys, ex: Reader): Promise<AnalyticsReport['totals']> {
   const current = sql`${analyticsDays.day} >= ${keys.start}`;
   const previous = sql`${analyticsDays.day} < ${keys.start}`;
-  const sum = (column: typeof analyticsDays.views, when: typeof current) => sql<number>`coalesce(sum(${column}) filter (where ${when}), 0)`;
+  const sum = (column: SQLWrapper, when: SQL) => sql<number>`coalesce(sum(${column}) filter (where ${when}), 0)`;
   const [row] = await ex
     .select({
       views: sum(analyticsDays.views, current),
