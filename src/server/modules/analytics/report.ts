@@ -159,15 +159,22 @@ async function deviceViews(keys: DayKeys, ex: Reader): Promise<AnalyticsReport['
 /**
  * People who became leads in each period: distinct emails (case-insensitive) with any lead event.
  * Book-a-call clicks by visitors carry no email and are not people we can count, so they are left out.
+ * One group per email with a flag per period: one aggregation instead of two distinct counts.
  */
 async function distinctLeads(range: LeadPeriodRange, ex: Reader): Promise<AnalyticsReport['leads']> {
-  const email = sql`lower(${leadEvents.email})`;
-  const [row] = await ex
+  const email = sql<string>`lower(${leadEvents.email})`;
+  const people = ex
     .select({
-      current: sql<number>`count(distinct ${email}) filter (where ${leadEvents.at} >= ${range.start})`,
-      previous: sql<number>`count(distinct ${email}) filter (where ${leadEvents.at} < ${range.start})`,
+      email: email.as('email'),
+      inCurrent: sql<boolean>`bool_or(${leadEvents.at} >= ${range.start})`.as('in_current'),
+      inPrevious: sql<boolean>`bool_or(${leadEvents.at} < ${range.start})`.as('in_previous'),
     })
     .from(leadEvents)
-    .where(and(gte(leadEvents.at, range.previousStart), lt(leadEvents.at, range.end), ne(leadEvents.email, '')));
+    .where(and(gte(leadEvents.at, range.previousStart), lt(leadEvents.at, range.end), ne(leadEvents.email, '')))
+    .groupBy(email)
+    .as('people');
+  const [row] = await ex
+    .select({ current: sql<number>`count(*) filter (where ${people.inCurrent})`, previous: sql<number>`count(*) filter (where ${people.inPrevious})` })
+    .from(people);
   return { current: n(row?.current), previous: n(row?.previous) };
 }
