@@ -92,10 +92,11 @@ export function dayTable(range: LeadPeriodRange, rows: readonly { day: string; k
   return [...byDay].map(([day, counts]) => ({ day, counts, total: LEAD_KINDS.reduce((sum, k) => sum + counts[k], 0) }));
 }
 
-/** "+3", "−2", "±0": the change from the previous period, for people (with a real minus sign). */
+/** "+3", "−2", "±0", "+1,795": the change from the previous period, for people (with a real minus sign). */
 export function changeInWords(current: number, previous: number): string {
   const d = current - previous;
-  return d > 0 ? `+${d}` : d < 0 ? `\u2212${-d}` : '\u00b10';
+  const size = Math.abs(d).toLocaleString('en-US');
+  return d > 0 ? `+${size}` : d < 0 ? `\u2212${size}` : '\u00b10';
 }
 
 /** A source as the overview groups it: the UTM triple when any is set, else the referring host, else direct. */

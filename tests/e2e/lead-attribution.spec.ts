@@ -2,7 +2,7 @@
  * Leads in one place, in Chromium: a visitor who lands from a campaign link and then requests a free audit
  * sends the campaign's UTM values with it (seen on the admin's detail page); a "Book a call" click is
  * reported with navigator.sendBeacon (the middleware's Origin check lets it through) and counted in the
- * admin overview's Leads section; the visitor gets no cookie at any point. The Leads section is
+ * admin overview's "Site and leads" section; the visitor gets no cookie at any point. The section is
  * screenshotted at phone and desktop widths (attached to the report).
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
@@ -20,7 +20,7 @@ async function adminPage(browser: Browser): Promise<Page> {
 async function bookCallsToday(admin: Page): Promise<number> {
   await admin.goto('/admin?days=7');
   const today = new Date().toISOString().slice(0, 10);
-  return Number(await admin.locator(`[data-leads-per-day] tr[data-day="${today}"] td[data-kind="book-call"]`).innerText());
+  return Number(await admin.locator(`[data-chart-table="leads-per-day"] tr[data-row="${today}"] td[data-series="book-call"]`).getAttribute('data-value'));
 }
 
 test.beforeEach(async ({ context }) => {
@@ -105,8 +105,8 @@ test('a Book a call click is recorded (beacon accepted) and counted in the overv
   await (await popup).close();
 
   await expect.poll(() => bookCallsToday(admin)).toBe(before + 1);
-  const total = admin.locator('[data-lead-total="book-call"] [data-value]');
-  expect(Number(await total.innerText())).toBeGreaterThanOrEqual(1);
+  const total = admin.locator('[data-metric="book-call"] > [data-value]');
+  expect(Number(await total.getAttribute('data-value'))).toBeGreaterThanOrEqual(1);
   const newsletter = admin.locator('[data-lead-sources] tr[data-source]').filter({ hasText: 'newsletter' }).filter({ hasText: 'spring' });
   await expect(newsletter).toHaveCount(1);
 
@@ -118,7 +118,7 @@ test('a Book a call click is recorded (beacon accepted) and counted in the overv
     await admin.goto('/admin?days=30');
     const path = test.info().outputPath(`leads-${width}.png`);
     // The whole page, cut to the section: an element screenshot would scroll it under the sticky top bar.
-    const box = await admin.locator('[data-leads]').boundingBox();
+    const box = await admin.locator('[data-site-and-leads]').boundingBox();
     await admin.screenshot({ path, fullPage: true, clip: box! });
     await test.info().attach(`leads-${width}.png`, { path, contentType: 'image/png' });
   }
@@ -187,14 +187,14 @@ test('a lead event from another site is refused by the cross-site check, and bad
 test('the period switch is in the URL and says which period is shown', async ({ browser }) => {
   const admin = await adminPage(browser);
   await admin.goto('/admin');
-  await expect(admin.getByRole('navigation', { name: 'Leads period' }).getByRole('link', { name: '30 days' })).toHaveAttribute('aria-current', 'page');
-  await admin.getByRole('navigation', { name: 'Leads period' }).getByRole('link', { name: '90 days' }).click();
+  await expect(admin.getByRole('navigation', { name: 'Period' }).getByRole('link', { name: '30 days' })).toHaveAttribute('aria-current', 'page');
+  await admin.getByRole('navigation', { name: 'Period' }).getByRole('link', { name: '90 days' }).click();
   await expect(admin).toHaveURL(/\?days=90$/);
-  await expect(admin.locator('[data-leads-per-day] tbody tr')).toHaveCount(90);
-  await expect(admin.getByRole('table', { name: /Leads per day, last 90 days/ })).toBeVisible();
+  await expect(admin.locator('[data-chart-table="leads-per-day"] tbody tr')).toHaveCount(90);
+  await expect(admin.locator('[data-period]')).toContainText('compared with the previous 90 days');
   // Anything else in ?days= is the default period, never an error.
   const res = await admin.goto('/admin?days=1000');
   expect(res?.status()).toBe(200);
-  await expect(admin.locator('[data-leads-per-day] tbody tr')).toHaveCount(30);
+  await expect(admin.locator('[data-chart-table="leads-per-day"] tbody tr')).toHaveCount(30);
   await admin.context().close();
 });

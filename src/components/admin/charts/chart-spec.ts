@@ -7,6 +7,8 @@ export type ChartKind = 'line' | 'bar' | 'horizontal-bar';
 export interface ChartSeries {
   label: string;
   values: number[];
+  /** A stable name for the series' table cells (`data-series`), e.g. a lead kind; the label when absent. */
+  key?: string;
 }
 
 export interface ChartSpec {
@@ -16,7 +18,17 @@ export interface ChartSpec {
   series: ChartSeries[];
   /** How values read: 'count' (1,234) or 'duration' (ms shown as 1m 05s). */
   unit?: 'count' | 'duration';
+  /** One stable key per label for the table rows (`data-row`), e.g. a YYYY-MM-DD day; the label when absent. */
+  keys?: string[];
+  /** Bars of several series on top of each other (parts of one total, e.g. leads by kind). */
+  stacked?: boolean;
 }
+
+/**
+ * Series colours: brand blue first, then hues that stay apart for common colour-vision differences, each
+ * at least 3:1 against white (WCAG 1.4.11, graphical objects).
+ */
+export const CHART_COLOURS = ['#2553e0', '#b45309', '#047857', '#be185d', '#6d28d9', '#475569'] as const;
 
 /** 65 000 ms → "1m 05s"; under a minute → "42s"; an hour or more → "1h 02m". */
 export function formatDuration(ms: number): string {
@@ -29,3 +41,23 @@ export function formatDuration(ms: number): string {
 
 export const formatValue = (value: number, unit: ChartSpec['unit'] = 'count') =>
   unit === 'duration' ? formatDuration(value) : value.toLocaleString('en-US');
+
+/**
+ * The canvas box's height as a class: the site's Content-Security-Policy blocks inline `style`
+ * attributes, and the height must be set before the chart draws (so the page does not shift). Written out
+ * in full so Tailwind generates each class.
+ */
+const HEIGHT_CLASSES: readonly [number, string][] = [
+  [150, 'h-[150px]'],
+  [200, 'h-[200px]'],
+  [240, 'h-[240px]'],
+  [280, 'h-[280px]'],
+  [320, 'h-[320px]'],
+  [360, 'h-[360px]'],
+  [420, 'h-[420px]'],
+];
+
+/** The smallest listed height of at least `px` (the tallest for anything above it). */
+export function chartHeightClass(px: number): string {
+  return (HEIGHT_CLASSES.find(([h]) => h >= px) ?? HEIGHT_CLASSES.at(-1)!)[1];
+}

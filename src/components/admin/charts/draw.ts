@@ -15,12 +15,13 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js';
-import { formatValue, type ChartSpec } from './chart-spec';
+import { CHART_COLOURS, formatValue, type ChartSpec } from './chart-spec';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Tooltip, Legend, Filler);
 
-/** Brand blue, then colours that stay apart for common colour-vision differences. */
-const COLOURS = ['#2563eb', '#f59e0b', '#10b981', '#db2777', '#7c3aed', '#64748b'];
+// Axis and legend text in slate-600: 7:1 against the white card.
+Chart.defaults.color = '#475569';
+const LINE_DASHES = [[], [6, 4], [2, 3]];
 
 export function drawCharts(root: ParentNode) {
   const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -28,6 +29,8 @@ export function drawCharts(root: ParentNode) {
     if (Chart.getChart(canvas)) continue;
     const spec = JSON.parse(canvas.dataset.adminChart ?? '{}') as ChartSpec;
     const horizontal = spec.kind === 'horizontal-bar';
+    // Long names (paths, hosts) leave the bars room on a phone; the table has them in full.
+    const maxLabel = canvas.clientWidth < 480 ? 18 : 28;
     new Chart(canvas, {
       type: spec.kind === 'line' ? 'line' : 'bar',
       data: {
@@ -35,12 +38,14 @@ export function drawCharts(root: ParentNode) {
         datasets: spec.series.map((s, i) => ({
           label: s.label,
           data: s.values,
-          borderColor: COLOURS[i % COLOURS.length],
-          backgroundColor: spec.kind === 'line' ? `${COLOURS[i % COLOURS.length]}22` : COLOURS[i % COLOURS.length],
+          borderColor: CHART_COLOURS[i % CHART_COLOURS.length],
+          backgroundColor: spec.kind === 'line' ? `${CHART_COLOURS[i % CHART_COLOURS.length]}22` : CHART_COLOURS[i % CHART_COLOURS.length],
           fill: spec.kind === 'line' && i === 0,
           tension: 0.25,
           pointRadius: spec.labels.length > 31 ? 0 : 2,
           borderWidth: 2,
+          // Lines differ by dash as well as colour, so they stay apart without colour vision.
+          borderDash: spec.kind === 'line' ? LINE_DASHES[i % LINE_DASHES.length] : undefined,
           maxBarThickness: 28,
         })),
       },
@@ -56,16 +61,19 @@ export function drawCharts(root: ParentNode) {
         },
         scales: {
           [horizontal ? 'x' : 'y']: {
+            stacked: spec.stacked === true,
             beginAtZero: true,
             ticks: { precision: 0, callback: (v) => formatValue(Number(v), spec.unit) },
           },
           [horizontal ? 'y' : 'x']: {
+            stacked: spec.stacked === true,
             ticks: {
-              autoSkip: true,
+              // Every bar keeps its name (a list is short); a series of days skips labels to fit.
+              autoSkip: !horizontal,
               maxRotation: 0,
               callback(value) {
                 const label = this.getLabelForValue(Number(value));
-                return label.length > 28 ? `${label.slice(0, 27)}…` : label;
+                return label.length > maxLabel ? `${label.slice(0, maxLabel - 1)}…` : label;
               },
             },
           },
