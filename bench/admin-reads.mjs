@@ -23,12 +23,14 @@ async function pageReads() {
   const users = await import('../src/server/modules/users/admin.ts');
   const report = await import('../src/server/modules/page-time/report.ts');
   const people = await import('../src/server/modules/leads/people.ts');
+  const { parseUserListQuery } = await import('../src/shared/admin-users.ts');
   return {
     'overview, 90 days': () => Promise.all([overview(), leadOverview(90), analyticsReport(90)]),
-    'user list, search + sort, page 3': () => users.listUsers({ q: 'member 1', role: '', verified: '', status: '', sort: 'name', page: 3 }),
-    'user list, first page': () => users.listUsers({ q: '', role: '', verified: '', status: '', sort: 'newest', page: 1 }),
+    'user list, first page': () => users.userListPage(parseUserListQuery(new URLSearchParams())),
+    'user list, search + sort, page 3': () => users.userListPage(parseUserListQuery(new URLSearchParams('q=member+1&sort=name&page=3'))),
+    'user list, unverified, oldest': () => users.userListPage(parseUserListQuery(new URLSearchParams('verified=unverified&sort=oldest&page=2'))),
     "member's page (100,000 page-time rows)": () =>
-      Promise.all([users.userDetail(HEAVY_MEMBER), report.pageTimeTimeline(HEAVY_MEMBER, { page: 1 }), report.pageTimeTotals(HEAVY_MEMBER)]),
+      Promise.all([users.userDetail(HEAVY_MEMBER), report.pageTimeTimeline(HEAVY_MEMBER, { page: 1 }), report.pageTimeTimeline(HEAVY_MEMBER, { page: 2000 }), report.pageTimeTotals(HEAVY_MEMBER)]),
     'leads list': () => people.listPeople({ q: '', kind: '', sort: 'recent', page: 1 }),
   };
 }

@@ -9,6 +9,7 @@ import { db } from '../../db';
 import type { Database } from '../../db/client';
 import { analyticsDays, analyticsDevices, analyticsPages, analyticsSources, leadEvents } from '../../db/schema';
 import type { LeadPeriodRange } from '../../../shared/lead-events';
+import { flushAnalytics } from './ingest';
 import { chronologicalDays, conversionRate, DEVICE_CLASSES, periodDayKeys, type DeviceClass } from '../../../shared/overview';
 
 type Reader = Pick<Database, 'select'>;
@@ -45,7 +46,7 @@ export interface AnalyticsReport {
 const n = (v: unknown) => Number(v ?? 0);
 
 export async function analyticsReport(range: LeadPeriodRange, ex: Reader = db()): Promise<AnalyticsReport> {
-  // VISITS: `await flushAnalytics()` goes here, so the last 2 s of buffered counts are in the numbers.
+  await flushAnalytics(); // the last 2 s of buffered counts belong in the numbers the admin reads
   const keys = periodDayKeys(range);
   const [series, totals, pages, sources, campaigns, devices, leads] = await Promise.all([
     daySeries(keys, ex),
