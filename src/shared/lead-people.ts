@@ -102,7 +102,7 @@ export interface FirstSource {
 
 /** "www.example.com" of "https://www.example.com/a?b"; '' when it is not an absolute http(s) URL. */
 export function referrerHostOf(referrer: string): string {
-  const match = /^https?:\/\/([^/?#:@\s]+)/i.exec(referrer);
+  const match = /^https?:\/\/([^/?#:@\s]+)(?=[/?#:]|$)/i.exec(referrer);
   return match ? match[1]!.toLowerCase() : '';
 }
 
@@ -155,7 +155,9 @@ export function mergeTimeline<T extends Timed>(sources: readonly SourcePage<T>[]
   let cut = limit;
   const edge = ms(complete[limit]!);
   while (cut > 0 && ms(complete[cut - 1]!) === edge) cut -= 1;
+  // The first millisecond alone is over the limit: it is shown whole.
   if (cut === 0) cut = complete.findIndex((e) => ms(e) !== edge);
+  if (cut === -1) return { entries: complete, before: more ? complete.at(-1)!.at : undefined };
   const entries = complete.slice(0, cut);
   return { entries, before: entries.at(-1)!.at };
 }
@@ -233,4 +235,15 @@ export function cursorOf(raw: string | null): Date | undefined {
   if (!raw || !/^[0-9]{1,15}$/.test(raw)) return undefined;
   const at = new Date(Number(raw));
   return Number.isNaN(at.getTime()) ? undefined : at;
+}
+
+const dayFormat = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** A UTC day key (YYYY-MM-DD) as a timeline heading: "Wednesday 25 November 2026". */
+export const dayHeading = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
+
+/** A mail's kind as a label: "audit-confirmation" → "Audit confirmation". */
+export function mailKindLabel(kind: string): string {
+  const words = kind.replace(/[-_]+/g, ' ').trim();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : 'Email';
 }
