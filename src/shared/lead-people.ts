@@ -5,6 +5,14 @@
 import { ADMIN_LIST_PER_PAGE } from './admin-list';
 import { isLeadKind, type LeadKind } from './lead-events';
 
+/** One lead event of a kind, as a row of the list names it. */
+export const LEAD_KIND_ONE: Record<LeadKind, string> = {
+  'audit-request': 'Audit request',
+  'chat-lead': 'Chat lead',
+  'sign-up': 'Sign-up',
+  'book-call': 'Book-a-call click',
+};
+
 // ---------------------------------------------------------------------------------------------------------
 // The person key: a person is a lower-cased email, and their page's URL carries it as base64url, so the
 // address is not in clear text in access logs or in the Referer of links followed from the page.

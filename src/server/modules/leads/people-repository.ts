@@ -11,7 +11,7 @@ import type { LeadKind } from '../../../shared/lead-events';
 import type { PeopleSort } from '../../../shared/lead-people';
 import { AUDIT_ENTITY } from '../audit/service';
 
-type Reader = Pick<Database, 'select' | '$with'>;
+type Reader = Pick<Database, 'select' | '$with' | 'with'>;
 
 const n = (v: unknown) => Number(v ?? 0);
 /** A timestamp aggregate as epoch milliseconds: the same number on PGlite and node-postgres. */
