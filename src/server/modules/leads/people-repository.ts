@@ -29,22 +29,40 @@ export interface PeopleFilter {
   email?: string;
 }
 
-/** One row per person: their events' aggregates, the id of their first event (ties by id), their latest name. */
-function peopleCte(ex: Reader, filter: PeopleFilter) {
+const lastAt = sql`max(${leadEvents.at})`;
+const firstAt = sql`min(${leadEvents.at})`;
+const eventCount = sql<number>`count(*)`;
+
+/** The aggregates a sort orders by (most recent / first seen / most events first; ties by email). */
+const ORDER: Record<PeopleSort, SQL[]> = {
+  recent: [sql`${lastAt} desc`, personEmail],
+  first: [sql`${firstAt} desc`, personEmail],
+  events: [sql`${eventCount} desc`, sql`${lastAt} desc`, personEmail],
+};
+
+/**
+ * One page of people, aggregated in one pass over lead_events: each person's counts, first and latest
+ * event, the id of their first event (ties by id) and their latest non-empty name, and how many people
+ * match in all (a window over the groups, taken before the page is cut). Measured: one pass with these
+ * ordered aggregates is cheaper than a second and third scan for the page's people.
+ */
+function peoplePage(ex: Reader, filter: PeopleFilter, sort: PeopleSort, page?: { limit: number; offset: number }) {
   const like = filter.q ? escapeLike(filter.q) : undefined;
   return ex.$with('people').as(
     ex
       .select({
         email: personEmail.as('person_email'),
-        firstMs: epochMs(sql`min(${leadEvents.at})`).as('first_ms'),
-        lastMs: epochMs(sql`max(${leadEvents.at})`).as('last_ms'),
-        total: sql<number>`count(*)`.as('total'),
+        firstMs: epochMs(firstAt).as('first_ms'),
+        lastMs: epochMs(lastAt).as('last_ms'),
+        total: eventCount.as('total'),
         audits: countOf('audit-request').as('audits'),
         chats: countOf('chat-lead').as('chats'),
         signUps: countOf('sign-up').as('sign_ups'),
         bookCalls: countOf('book-call').as('book_calls'),
         name: sql<string>`coalesce((array_agg(${leadEvents.name} order by ${leadEvents.at} desc, ${leadEvents.id} desc) filter (where ${leadEvents.name} <> ''))[1], '')`.as('person_name'),
         firstId: sql<string>`(array_agg(${leadEvents.id} order by ${leadEvents.at}, ${leadEvents.id}))[1]`.as('first_id'),
+        matches: sql<number>`count(*) over ()`.as('matches'),
+        position: sql<number>`row_number() over (order by ${sql.join(ORDER[sort], sql`, `)})`.as('position'),
       })
       .from(leadEvents)
       .where(and(ne(leadEvents.email, ''), filter.email ? sql`${personEmail} = ${filter.email}` : undefined))
@@ -54,19 +72,20 @@ function peopleCte(ex: Reader, filter: PeopleFilter) {
           filter.kind ? sql`${countOf(filter.kind)} > 0` : undefined,
           like ? sql`bool_or(${leadEvents.email} ilike ${like} or ${leadEvents.name} ilike ${like})` : undefined,
         ),
-      ),
+      )
+      .orderBy(...ORDER[sort])
+      .limit(page?.limit ?? Number.MAX_SAFE_INTEGER)
+      .offset(page?.offset ?? 0),
   );
 }
 
-const ORDER: Record<PeopleSort, (p: ReturnType<typeof peopleCte>) => SQL[]> = {
-  recent: (p) => [sql`${p.lastMs} desc`, sql`${p.email}`],
-  first: (p) => [sql`${p.firstMs} desc`, sql`${p.email}`],
-  events: (p) => [sql`${p.total} desc`, sql`${p.lastMs} desc`, sql`${p.email}`],
-};
-
-/** One page of people with their first event's source and their member account; `total` counts all matches. */
+/**
+ * One page of people with their first event's source and their member account (joined for the page's
+ * rows only; better-auth stores users.email lower-cased, so users_email_idx finds it); `total` counts all
+ * matches.
+ */
 export async function listPeople(filter: PeopleFilter, sort: PeopleSort, limit: number, offset: number, ex: Reader = db()) {
-  const people = peopleCte(ex, filter);
+  const people = peoplePage(ex, filter, sort, { limit, offset });
   const first = leadEvents;
   const rows = await ex
     .with(people)
@@ -80,6 +99,7 @@ export async function listPeople(filter: PeopleFilter, sort: PeopleSort, limit: 
       chats: people.chats,
       signUps: people.signUps,
       bookCalls: people.bookCalls,
+      matches: people.matches,
       firstKind: first.kind,
       sourcePage: first.sourcePage,
       referrer: first.referrer,
@@ -89,14 +109,11 @@ export async function listPeople(filter: PeopleFilter, sort: PeopleSort, limit: 
       utmTerm: first.utmTerm,
       utmContent: first.utmContent,
       memberId: users.id,
-      matches: sql<number>`count(*) over ()`,
     })
     .from(people)
     .innerJoin(first, eq(first.id, people.firstId))
-    .leftJoin(users, sql`lower(${users.email}) = ${people.email}`)
-    .orderBy(...ORDER[sort](people))
-    .limit(limit)
-    .offset(offset);
+    .leftJoin(users, eq(users.email, people.email))
+    .orderBy(people.position);
   // Past the last page the window count is not there: count the matches on their own.
   const total = rows.length > 0 ? n(rows[0]!.matches) : offset > 0 ? await countPeople(filter, ex) : 0;
   return {
@@ -118,7 +135,7 @@ export async function listPeople(filter: PeopleFilter, sort: PeopleSort, limit: 
 export type PersonRow = Awaited<ReturnType<typeof listPeople>>['rows'][number];
 
 async function countPeople(filter: PeopleFilter, ex: Reader) {
-  const people = peopleCte(ex, filter);
+  const people = peoplePage(ex, filter, 'recent');
   const [row] = await ex.with(people).select({ n: sql<number>`count(*)` }).from(people);
   return n(row?.n);
 }
@@ -146,7 +163,7 @@ export async function findMemberByEmail(email: string, ex: Reader = db()) {
   const [row] = await ex
     .select({ id: users.id, name: users.name, role: users.role })
     .from(users)
-    .where(sql`lower(${users.email}) = ${email}`)
+    .where(eq(users.email, email))
     .limit(1);
   return row;
 }
