@@ -95,6 +95,7 @@ test('the generated lists hold the admin pages, Actions and API routes', () => {
   );
   expect(ADMIN_PATHS).toEqual(expect.arrayContaining(['/admin/chat-settings', '/admin/chat-settings/no-such-record-7f3a9c']));
   expect(ADMIN_PATHS).toEqual(expect.arrayContaining(['/admin/leads', '/admin/leads/no-such-record-7f3a9c']));
+  expect(ADMIN_API_ROUTES.map((r) => r.path)).toContain('/api/admin/leads/export');
   expect(ADMIN_API_ROUTES.map((r) => r.path)).toEqual(expect.arrayContaining(['/api/admin/content/export', '/api/admin/content/import']));
 });
 

@@ -2,7 +2,7 @@
  * Leads by person, in Chromium: a visitor who lands from a campaign link and requests a free audit
  * becomes one row of /admin/leads with that campaign as their first source; their page shows the request
  * and its confirmation email in the timeline, and the status the admin sets afterwards; markup typed into
- * the name is text everywhere. The list works without script (a GET form), the person's URL does not
+ * the name is text everywhere and neutralised in the CSV export. The list works without script (a GET form), the person's URL does not
  * carry the email in clear, and a key with no lead is a 404. Both pages are screenshotted at phone and
  * desktop widths (attached to the report). Audit requests are kept, like the other admin specs' ones.
  */
@@ -27,7 +27,7 @@ test('a campaign visitor’s audit request: listed with its source, the timeline
   const email = `lea-${id}@example.com`;
   const business = `Lea Clinic ${id}`;
   const campaign = `autumn-${id}`;
-  const fullName = `Lea ${XSS}`;
+  const fullName = `=Lea ${XSS}`;
 
   // The visitor: lands from a campaign link, reads another page, sends the form.
   const visitorContext = await browser.newContext({ extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
@@ -58,6 +58,16 @@ test('a campaign visitor’s audit request: listed with its source, the timeline
   const href = await link.getAttribute('href');
   expect(href).toBe(`/admin/leads/${base64url(email)}`);
   expect(href).not.toContain('@');
+
+  // The CSV of the filtered list: the person with their source, formula-like values neutralised.
+  await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', `/api/admin/leads/export?q=${encodeURIComponent(email)}`);
+  const csvResponse = await page.request.get(`/api/admin/leads/export?q=${encodeURIComponent(email)}`);
+  expect(csvResponse.status()).toBe(200);
+  expect(csvResponse.headers()['content-disposition']).toMatch(/^attachment; filename="leads-.*\.csv"$/);
+  const csv = (await csvResponse.text()).trim().split('\r\n');
+  expect(csv).toHaveLength(2);
+  expect(csv[1]).toContain(`${email},"'=Lea <img src=x onerror=""window.__xss=1"">"`);
+  expect(csv[1]).toContain(`leadsnews / email / ${campaign}`);
 
   await link.click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(fullName);

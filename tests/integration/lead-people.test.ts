@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatConversations, chatMessages, leadEvents, mailQueue, pageTimes, users } from '../../src/server/db/schema';
 import { addAuditNote, setAuditStatus, submitAuditRequest } from '../../src/server/modules/audit/service';
-import { anonymousBookCalls, findPerson, listPeople, personTimeline, type TimelineEntry } from '../../src/server/modules/leads/people';
+import { anonymousBookCalls, exportPeopleCsv, findPerson, listPeople, personTimeline, type TimelineEntry } from '../../src/server/modules/leads/people';
 import { peopleQueryOf } from '../../src/shared/lead-people';
 import { auditSubmissionOf } from '../../src/shared/schemas/audit';
 import { createAuthHarness, randomIp, type AuthHarness } from '../support/auth';
@@ -88,6 +88,23 @@ describe('listPeople', () => {
     const past = await query({ page: '9' });
     expect(past.rows).toEqual([]);
     expect(past.total).toBe(55);
+  });
+
+  it('exports the filtered list as CSV for an admin only, formula-like values neutralised', async () => {
+    await event({ kind: 'chat-lead', email: 'eve@example.com', name: '=HYPERLINK("http://evil.example")', utmSource: '+cmd' });
+    const { userId: adminId } = await h.signUpVerified({ email: 'owner@example.com' });
+    await h.handle.db.update(users).set({ role: 'admin' }).where(eq(users.id, adminId));
+    const { userId: memberId } = await h.signUpVerified({ email: 'plain@example.com' });
+    await h.handle.db.update(users).set({ role: 'user' }).where(eq(users.id, memberId));
+    await expect(exportPeopleCsv(memberId, peopleQueryOf(new URLSearchParams()))).rejects.toThrow();
+    await expect(exportPeopleCsv(undefined, peopleQueryOf(new URLSearchParams()))).rejects.toThrow();
+    const csv = await exportPeopleCsv(adminId, peopleQueryOf(new URLSearchParams('kind=chat-lead')));
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toMatch(/^Email,Name,Member,First seen \(UTC\),/);
+    expect(lines).toHaveLength(3); // eve and ann
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
+    expect(csv).toContain("'+cmd");
+    expect(csv).not.toContain('bob@example.com');
   });
 
   it('links a person to their member account by email', async () => {

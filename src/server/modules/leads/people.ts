@@ -6,8 +6,11 @@
  * A book-a-call click joins a person only when a member made it (their email is on the event); a visitor's
  * click has no email and is counted, not listed (`anonymousBookCalls`).
  */
-import type { LeadKind } from '../../../shared/lead-events';
-import { mergeTimeline, normalizeEmail, PEOPLE_PER_PAGE, type MergedPage, type PeopleQuery } from '../../../shared/lead-people';
+import { db } from '../../db';
+import { requireAdmin } from '../users/service';
+import { toCsv } from '../../../shared/csv';
+import { isLeadKind, LEAD_KIND_LABELS, type LeadKind } from '../../../shared/lead-events';
+import { firstSourceLabel, LEAD_KIND_ONE, mergeTimeline, normalizeEmail, PEOPLE_PER_PAGE, type MergedPage, type PeopleQuery } from '../../../shared/lead-people';
 import * as repo from './people-repository';
 
 export type { PersonRow } from './people-repository';
@@ -18,6 +21,38 @@ export async function listPeople(query: PeopleQuery) {
 }
 
 export const anonymousBookCalls = () => repo.countAnonymousBookCalls();
+
+export const PEOPLE_EXPORT_MAX_ROWS = 10_000;
+
+/** The CSV export of the list as filtered and sorted (admin only; checked here, not only by the route guard). */
+export async function exportPeopleCsv(actorId: string | undefined, query: Pick<PeopleQuery, 'q' | 'kind' | 'sort'>): Promise<string> {
+  await requireAdmin(actorId, db());
+  const { rows } = await repo.listPeople({ q: query.q, kind: query.kind }, query.sort, PEOPLE_EXPORT_MAX_ROWS, 0);
+  const kinds = ['audit-request', 'chat-lead', 'sign-up', 'book-call'] as const satisfies readonly LeadKind[];
+  return toCsv([
+    ['Email', 'Name', 'Member', 'First seen (UTC)', 'Latest activity (UTC)', ...kinds.map((k) => LEAD_KIND_LABELS[k]), 'First lead', 'First source', 'Source page', 'Referrer', 'UTM source', 'UTM medium', 'UTM campaign', 'UTM term', 'UTM content'],
+    ...rows.map((r) => {
+      const s = r.firstSource;
+      return [
+        r.email,
+        r.name,
+        r.memberId ? 'yes' : 'no',
+        r.firstAt,
+        r.lastAt,
+        ...kinds.map((k) => r.counts[k]),
+        isLeadKind(r.firstKind) ? LEAD_KIND_ONE[r.firstKind] : r.firstKind,
+        firstSourceLabel(s),
+        s.sourcePage,
+        s.referrer,
+        s.utmSource,
+        s.utmMedium,
+        s.utmCampaign,
+        s.utmTerm,
+        s.utmContent,
+      ];
+    }),
+  ]);
+}
 
 /** The person's header (aggregates, first source, member account), or undefined when no lead has this email. */
 export async function findPerson(email: string) {
