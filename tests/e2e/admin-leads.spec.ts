@@ -105,6 +105,36 @@ test('a campaign visitor’s audit request: listed with its source, the timeline
   await screenshots(page, 'leads-list');
 });
 
+test('a chat lead with the same email (in other case) joins the person: the messages as text, the conversation linked', async ({ page, playwright, baseURL }) => {
+  const id = unique();
+  const email = `chat-${id}@example.com`;
+  const visitor = await playwright.request.newContext({ baseURL });
+  const visitorId = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+  const headers = { origin: baseURL!, 'x-chat-visitor': visitorId, 'x-real-ip': freshClientIp() };
+  const question = `Do you build booking pages? ${XSS}`;
+  const sent = await visitor.post('/api/chat/messages', { headers, data: { body: question } });
+  expect(sent.status(), await sent.text()).toBe(200);
+  const conversationId = ((await sent.json()) as { conversation: { id: string } }).conversation.id;
+  const contact = await visitor.post('/api/chat/contact', { headers, data: { name: `Chad ${id}`, email: email.toUpperCase() } });
+  expect(contact.status(), await contact.text()).toBe(200);
+  await visitor.dispose();
+
+  await page.goto(`/admin/leads?q=${encodeURIComponent(email)}&kind=chat-lead`);
+  await page.locator(`tr[data-person-row="${email}"]`).getByRole('link', { name: `Chad ${id}` }).click();
+  await expect(page.locator('[data-person-count="chat-lead"]')).toContainText('1');
+  const lead = page.locator('[data-timeline-entry="lead"]').filter({ hasText: 'Left their contact details in the chat' });
+  await expect(lead.getByRole('link', { name: 'Open the conversation' })).toHaveAttribute('href', `/admin/chat-settings/${conversationId}`);
+  await expect(page.locator('[data-timeline-entry="chat-started"]')).toHaveCount(1);
+  const visitorMessage = page.locator('[data-timeline-entry="chat-message"] [data-chat-body]').filter({ hasText: 'booking pages' });
+  await expect(visitorMessage).toHaveText(question);
+  await expect(page.locator('main img[src="x"]')).toHaveCount(0);
+  // The conversation's page links back to the person.
+  await page.goto(`/admin/chat-settings/${conversationId}`);
+  await page.getByRole('link', { name: 'All activity of this person' }).click();
+  await expect(page.locator('[data-person-email]')).toHaveText(email);
+  await screenshots(page, 'lead-chat-person');
+});
+
 test('the list filters and sorts without script, and says where visitors’ book-a-call clicks are', async ({ browser }) => {
   const context = await browser.newContext({ storageState: ADMIN_STATE, javaScriptEnabled: false });
   const page = await context.newPage();
