@@ -6,6 +6,7 @@
  * carry the email in clear, and a key with no lead is a 404. Both pages are screenshotted at phone and
  * desktop widths (attached to the report). Audit requests are kept, like the other admin specs' ones.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN_STATE, freshClientIp, gotoHydrated } from './support/accounts';
 
@@ -15,10 +16,17 @@ const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).sli
 const XSS = `<img src=x onerror="window.__xss=1">`;
 const base64url = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 
-async function screenshots(page: Page, name: string) {
+/**
+ * At phone and desktop widths: a screenshot for a person to look at, and axe on the page as it is (the
+ * matrix in admin-accessibility.spec.ts checks whichever person comes first; these have every entry type
+ * this spec makes).
+ */
+async function screenshotsAndAxe(page: Page, name: string) {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(violations.map((v) => `${width}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   }
 }
 
@@ -100,9 +108,9 @@ test('a campaign visitor’s audit request: listed with its source, the timeline
   expect(types.indexOf('audit-status')).toBeLessThan(types.indexOf('lead'));
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
 
-  await screenshots(page, 'lead-person');
+  await screenshotsAndAxe(page, 'lead-person');
   await page.goto('/admin/leads');
-  await screenshots(page, 'leads-list');
+  await screenshotsAndAxe(page, 'leads-list');
 });
 
 test('a chat lead with the same email (in other case) joins the person: the messages as text, the conversation linked', async ({ page, playwright, baseURL }) => {
@@ -132,7 +140,7 @@ test('a chat lead with the same email (in other case) joins the person: the mess
   await page.goto(`/admin/chat-settings/${conversationId}`);
   await page.getByRole('link', { name: 'All activity of this person' }).click();
   await expect(page.locator('[data-person-email]')).toHaveText(email);
-  await screenshots(page, 'lead-chat-person');
+  await screenshotsAndAxe(page, 'lead-chat-person');
 });
 
 test('the list filters and sorts without script, and says where visitors’ book-a-call clicks are', async ({ browser }) => {
