@@ -1,6 +1,6 @@
 /**
  * The admin area's sidebar: the seed's admin menu (src/shared/navigation.ts, the same links the navbar
- * shows admins) with Content opened into its content types, plus the overview and the activity log.
+ * shows admins) with Content opened into its content types, plus the overview, the leads and the activity log.
  */
 import { ADMIN_NAV_LINKS, type NavLink } from './navigation';
 
@@ -24,6 +24,8 @@ export const CONTENT_TOOL_LINKS: readonly NavLink[] = [MEDIA_LIBRARY_LINK, { hre
 
 export const ADMIN_SIDEBAR: readonly AdminNavItem[] = [
   { href: '/admin', label: 'Overview' },
+  // The page the owner opens every morning: every person who became a lead, with their timeline.
+  { href: '/admin/leads', label: 'Leads' },
   ...ADMIN_NAV_LINKS.map((link) => (link.href === '/admin/content' ? { ...link, children: [...CONTENT_TYPE_LINKS, ...CONTENT_TOOL_LINKS] } : link)),
   { href: '/admin/activity', label: 'Activity' },
 ];

@@ -97,6 +97,8 @@ test('the generated lists hold the admin pages, Actions and API routes', () => {
   expect(ADMIN_API_ROUTES.map((r) => r.path)).toEqual(expect.arrayContaining(['/api/admin/content/export', '/api/admin/content/import', '/api/admin/users/export']));
   expect(ADMIN_ACTIONS).toEqual(expect.arrayContaining(['admin.users.setRole', 'admin.users.disable', 'admin.users.enable', 'admin.users.resendVerification']));
   expect(ADMIN_PATHS).toEqual(expect.arrayContaining(['/admin/users', '/admin/users/no-such-record-7f3a9c']));
+  expect(ADMIN_PATHS).toEqual(expect.arrayContaining(['/admin/leads', '/admin/leads/no-such-record-7f3a9c']));
+  expect(ADMIN_API_ROUTES.map((r) => r.path)).toContain('/api/admin/leads/export');
 });
 
 for (const [who, expected] of Object.entries(WHO)) {

@@ -1,0 +1,248 @@
+/**
+ * Leads by person: data access only (Drizzle). A person is a lower-cased email of lead_events; the list
+ * aggregates per person in SQL (one page at a time), and each timeline source is read newest first with a
+ * limit, so a member with 100,000 page-time rows costs one indexed range scan (page_times_user_at_idx).
+ */
+import { and, desc, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { db } from '../../db';
+import type { Database } from '../../db/client';
+import { activityLog, auditNotes, auditRequests, chatConversations, chatMessages, leadEvents, mailQueue, pageTimes, users } from '../../db/schema';
+import type { LeadKind } from '../../../shared/lead-events';
+import type { PeopleSort } from '../../../shared/lead-people';
+import { AUDIT_ENTITY } from '../audit/service';
+
+type Reader = Pick<Database, 'select' | '$with' | 'with'>;
+
+const n = (v: unknown) => Number(v ?? 0);
+/** A timestamp aggregate as epoch milliseconds: the same number on PGlite and node-postgres. */
+const epochMs = (expr: SQL) => sql<number>`floor(extract(epoch from ${expr}) * 1000)::float8`;
+const dateOf = (v: unknown) => new Date(n(v));
+const escapeLike = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const personEmail = sql<string>`lower(${leadEvents.email})`;
+const countOf = (kind: LeadKind) => sql<number>`count(*) filter (where ${leadEvents.kind} = ${kind})`;
+
+export interface PeopleFilter {
+  q?: string;
+  kind?: LeadKind | '';
+  /** Exactly this person (lower-cased): the person page's header. */
+  email?: string;
+}
+
+const lastAt = sql`max(${leadEvents.at})`;
+const firstAt = sql`min(${leadEvents.at})`;
+const eventCount = sql<number>`count(*)`;
+
+/** The aggregates a sort orders by (most recent / first seen / most events first; ties by email). */
+const ORDER: Record<PeopleSort, SQL[]> = {
+  recent: [sql`${lastAt} desc`, personEmail],
+  first: [sql`${firstAt} desc`, personEmail],
+  events: [sql`${eventCount} desc`, sql`${lastAt} desc`, personEmail],
+};
+
+/**
+ * One page of people, aggregated in one pass over lead_events: each person's counts, first and latest
+ * event, the id of their first event (ties by id) and their latest non-empty name, and how many people
+ * match in all (a window over the groups, taken before the page is cut). Measured: one pass with these
+ * ordered aggregates is cheaper than a second and third scan for the page's people.
+ */
+function peoplePage(ex: Reader, filter: PeopleFilter, sort: PeopleSort, page?: { limit: number; offset: number }) {
+  const like = filter.q ? escapeLike(filter.q) : undefined;
+  return ex.$with('people').as(
+    ex
+      .select({
+        email: personEmail.as('person_email'),
+        firstMs: epochMs(firstAt).as('first_ms'),
+        lastMs: epochMs(lastAt).as('last_ms'),
+        total: eventCount.as('total'),
+        audits: countOf('audit-request').as('audits'),
+        chats: countOf('chat-lead').as('chats'),
+        signUps: countOf('sign-up').as('sign_ups'),
+        bookCalls: countOf('book-call').as('book_calls'),
+        name: sql<string>`coalesce((array_agg(${leadEvents.name} order by ${leadEvents.at} desc, ${leadEvents.id} desc) filter (where ${leadEvents.name} <> ''))[1], '')`.as('person_name'),
+        firstId: sql<string>`(array_agg(${leadEvents.id} order by ${leadEvents.at}, ${leadEvents.id}))[1]`.as('first_id'),
+        matches: sql<number>`count(*) over ()`.as('matches'),
+        position: sql<number>`row_number() over (order by ${sql.join(ORDER[sort], sql`, `)})`.as('position'),
+      })
+      .from(leadEvents)
+      .where(and(ne(leadEvents.email, ''), filter.email ? sql`${personEmail} = ${filter.email}` : undefined))
+      .groupBy(personEmail)
+      .having(
+        and(
+          filter.kind ? sql`${countOf(filter.kind)} > 0` : undefined,
+          like ? sql`bool_or(${leadEvents.email} ilike ${like} or ${leadEvents.name} ilike ${like})` : undefined,
+        ),
+      )
+      .orderBy(...ORDER[sort])
+      .limit(page?.limit ?? Number.MAX_SAFE_INTEGER)
+      .offset(page?.offset ?? 0),
+  );
+}
+
+/**
+ * One page of people with their first event's source and their member account (joined for the page's
+ * rows only; better-auth stores users.email lower-cased, so users_email_idx finds it); `total` counts all
+ * matches.
+ */
+export async function listPeople(filter: PeopleFilter, sort: PeopleSort, limit: number, offset: number, ex: Reader = db()) {
+  const people = peoplePage(ex, filter, sort, { limit, offset });
+  const first = leadEvents;
+  const rows = await ex
+    .with(people)
+    .select({
+      email: people.email,
+      name: people.name,
+      firstMs: people.firstMs,
+      lastMs: people.lastMs,
+      total: people.total,
+      audits: people.audits,
+      chats: people.chats,
+      signUps: people.signUps,
+      bookCalls: people.bookCalls,
+      matches: people.matches,
+      firstKind: first.kind,
+      sourcePage: first.sourcePage,
+      referrer: first.referrer,
+      utmSource: first.utmSource,
+      utmMedium: first.utmMedium,
+      utmCampaign: first.utmCampaign,
+      utmTerm: first.utmTerm,
+      utmContent: first.utmContent,
+      memberId: users.id,
+    })
+    .from(people)
+    .innerJoin(first, eq(first.id, people.firstId))
+    .leftJoin(users, eq(users.email, people.email))
+    .orderBy(people.position);
+  // Past the last page the window count is not there: count the matches on their own.
+  const total = rows.length > 0 ? n(rows[0]!.matches) : offset > 0 ? await countPeople(filter, ex) : 0;
+  return {
+    total,
+    rows: rows.map((r) => ({
+      email: r.email,
+      name: r.name,
+      firstAt: dateOf(r.firstMs),
+      lastAt: dateOf(r.lastMs),
+      total: n(r.total),
+      counts: { 'audit-request': n(r.audits), 'chat-lead': n(r.chats), 'sign-up': n(r.signUps), 'book-call': n(r.bookCalls) } satisfies Record<LeadKind, number>,
+      firstKind: r.firstKind,
+      firstSource: { sourcePage: r.sourcePage, referrer: r.referrer, utmSource: r.utmSource, utmMedium: r.utmMedium, utmCampaign: r.utmCampaign, utmTerm: r.utmTerm, utmContent: r.utmContent },
+      memberId: r.memberId,
+    })),
+  };
+}
+
+export type PersonRow = Awaited<ReturnType<typeof listPeople>>['rows'][number];
+
+async function countPeople(filter: PeopleFilter, ex: Reader) {
+  const people = peoplePage(ex, filter, 'recent');
+  const [row] = await ex.with(people).select({ n: sql<number>`count(*)` }).from(people);
+  return n(row?.n);
+}
+
+/** Book-a-call clicks no person can be joined to (visitors without an account): counted, never listed. */
+export async function countAnonymousBookCalls(ex: Reader = db()) {
+  const [row] = await ex
+    .select({ n: sql<number>`count(*)` })
+    .from(leadEvents)
+    .where(and(eq(leadEvents.kind, 'book-call'), eq(leadEvents.email, '')));
+  return n(row?.n);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A person's records, for the timeline. `before` is exclusive; every read returns at most `limit` rows.
+
+export interface Window {
+  before: Date | undefined;
+  limit: number;
+}
+
+const beforeOf = (column: Parameters<typeof lt>[0], w: Window) => (w.before ? lt(column, w.before) : undefined);
+
+export async function findMemberByEmail(email: string, ex: Reader = db()) {
+  const [row] = await ex
+    .select({ id: users.id, name: users.name, role: users.role })
+    .from(users)
+    .where(eq(users.email, email))
+    .limit(1);
+  return row;
+}
+
+/** The person's audit requests (by the request's email or the lead events that name one). */
+export async function auditRequestsOf(email: string, ex: Reader = db()) {
+  return ex
+    .select({ id: auditRequests.id, businessName: auditRequests.businessName, status: auditRequests.status })
+    .from(auditRequests)
+    .where(
+      sql`lower(${auditRequests.email}) = ${email} or ${auditRequests.id} in (select ${leadEvents.refId} from ${leadEvents} where ${leadEvents.kind} = 'audit-request' and ${personEmail} = ${email})`,
+    );
+}
+
+/** The person's chat conversations: those they left this email in, and their member account's. */
+export async function conversationsOf(email: string, memberId: string | undefined, ex: Reader = db()) {
+  const byEmail = sql`lower(${chatConversations.contactEmail}) = ${email}`;
+  return ex
+    .select({ id: chatConversations.id, createdAt: chatConversations.createdAt, contactName: chatConversations.contactName })
+    .from(chatConversations)
+    .where(memberId ? sql`${byEmail} or ${chatConversations.userId} = ${memberId}` : byEmail);
+}
+
+export async function leadEventsOf(email: string, w: Window, ex: Reader = db()) {
+  return ex
+    .select()
+    .from(leadEvents)
+    .where(and(sql`${personEmail} = ${email}`, beforeOf(leadEvents.at, w)))
+    .orderBy(desc(leadEvents.at), desc(leadEvents.id))
+    .limit(w.limit);
+}
+
+/** Status changes and assignments of the requests, as the audit module recorded them. */
+export async function auditChangesOf(requestIds: string[], w: Window, ex: Reader = db()) {
+  if (requestIds.length === 0) return [];
+  return ex
+    .select({ id: activityLog.id, at: activityLog.at, requestId: activityLog.entityId, action: activityLog.action, actorEmail: activityLog.actorEmail, before: activityLog.before, after: activityLog.after })
+    .from(activityLog)
+    .where(and(eq(activityLog.entityType, AUDIT_ENTITY), inArray(activityLog.entityId, requestIds), inArray(activityLog.action, ['status', 'assign']), beforeOf(activityLog.at, w)))
+    .orderBy(desc(activityLog.at), desc(activityLog.id))
+    .limit(w.limit);
+}
+
+export async function auditNotesOf(requestIds: string[], w: Window, ex: Reader = db()) {
+  if (requestIds.length === 0) return [];
+  return ex
+    .select({ id: auditNotes.id, at: auditNotes.createdAt, requestId: auditNotes.requestId, authorName: auditNotes.authorName, body: auditNotes.body })
+    .from(auditNotes)
+    .where(and(inArray(auditNotes.requestId, requestIds), beforeOf(auditNotes.createdAt, w)))
+    .orderBy(desc(auditNotes.createdAt), desc(auditNotes.id))
+    .limit(w.limit);
+}
+
+export async function chatMessagesOf(conversationIds: string[], w: Window, ex: Reader = db()) {
+  if (conversationIds.length === 0) return [];
+  return ex
+    .select({ seq: chatMessages.seq, at: chatMessages.createdAt, conversationId: chatMessages.conversationId, author: chatMessages.author, body: chatMessages.body })
+    .from(chatMessages)
+    .where(and(inArray(chatMessages.conversationId, conversationIds), beforeOf(chatMessages.createdAt, w)))
+    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.seq))
+    .limit(w.limit);
+}
+
+/** Mail queued for this address (sent or still waiting), by when it was queued. */
+export async function mailsTo(email: string, w: Window, ex: Reader = db()) {
+  return ex
+    .select({ id: mailQueue.id, at: mailQueue.createdAt, kind: mailQueue.kind, subject: mailQueue.subject, sentAt: mailQueue.sentAt, attempts: mailQueue.attempts, lastError: mailQueue.lastError })
+    .from(mailQueue)
+    .where(and(sql`lower(${mailQueue.to}) = ${email}`, beforeOf(mailQueue.createdAt, w)))
+    .orderBy(desc(mailQueue.createdAt), desc(mailQueue.id))
+    .limit(w.limit);
+}
+
+/** A member's page-time saves, newest first: one range scan of page_times_user_at_idx. */
+export async function pageTimesOf(userId: string, w: Window, ex: Reader = db()) {
+  return ex
+    .select({ id: pageTimes.id, at: pageTimes.at, pagePath: pageTimes.pagePath, durationMs: pageTimes.durationMs, sessionId: pageTimes.sessionId })
+    .from(pageTimes)
+    .where(and(eq(pageTimes.userId, userId), beforeOf(pageTimes.at, w)))
+    .orderBy(desc(pageTimes.at), desc(pageTimes.id))
+    .limit(w.limit);
+}

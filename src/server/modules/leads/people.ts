@@ -1,0 +1,171 @@
+/**
+ * Leads by person (PRODUCT.md "Leads in one place"): one row per email across audit requests, chat leads,
+ * sign-ups and book-a-call clicks, and one person's whole timeline. Read-only: every write stays with the
+ * module that owns the record (audit, chat, mail, page time).
+ *
+ * A book-a-call click joins a person only when a member made it (their email is on the event); a visitor's
+ * click has no email and is counted, not listed (`anonymousBookCalls`).
+ */
+import { db } from '../../db';
+import { requireAdmin } from '../users/service';
+import { toCsv } from '../../../shared/csv';
+import { isLeadKind, LEAD_KIND_LABELS, type LeadKind } from '../../../shared/lead-events';
+import { firstSourceLabel, LEAD_KIND_ONE, mergeTimeline, normalizeEmail, PEOPLE_PER_PAGE, type MergedPage, type PeopleQuery } from '../../../shared/lead-people';
+import * as repo from './people-repository';
+
+export type { PersonRow } from './people-repository';
+
+export async function listPeople(query: PeopleQuery) {
+  const { rows, total } = await repo.listPeople({ q: query.q, kind: query.kind }, query.sort, PEOPLE_PER_PAGE, (query.page - 1) * PEOPLE_PER_PAGE);
+  return { rows, total, pages: Math.max(1, Math.ceil(total / PEOPLE_PER_PAGE)) };
+}
+
+export const anonymousBookCalls = () => repo.countAnonymousBookCalls();
+
+export const PEOPLE_EXPORT_MAX_ROWS = 10_000;
+
+/** The CSV export of the list as filtered and sorted (admin only; checked here, not only by the route guard). */
+export async function exportPeopleCsv(actorId: string | undefined, query: Pick<PeopleQuery, 'q' | 'kind' | 'sort'>): Promise<string> {
+  await requireAdmin(actorId, db());
+  const { rows } = await repo.listPeople({ q: query.q, kind: query.kind }, query.sort, PEOPLE_EXPORT_MAX_ROWS, 0);
+  const kinds = ['audit-request', 'chat-lead', 'sign-up', 'book-call'] as const satisfies readonly LeadKind[];
+  return toCsv([
+    ['Email', 'Name', 'Member', 'First seen (UTC)', 'Latest activity (UTC)', ...kinds.map((k) => LEAD_KIND_LABELS[k]), 'First lead', 'First source', 'Source page', 'Referrer', 'UTM source', 'UTM medium', 'UTM campaign', 'UTM term', 'UTM content'],
+    ...rows.map((r) => {
+      const s = r.firstSource;
+      return [
+        r.email,
+        r.name,
+        r.memberId ? 'yes' : 'no',
+        r.firstAt,
+        r.lastAt,
+        ...kinds.map((k) => r.counts[k]),
+        isLeadKind(r.firstKind) ? LEAD_KIND_ONE[r.firstKind] : r.firstKind,
+        firstSourceLabel(s),
+        s.sourcePage,
+        s.referrer,
+        s.utmSource,
+        s.utmMedium,
+        s.utmCampaign,
+        s.utmTerm,
+        s.utmContent,
+      ];
+    }),
+  ]);
+}
+
+/** The person's header (aggregates, first source, member account), or undefined when no lead has this email. */
+export async function findPerson(email: string) {
+  const key = normalizeEmail(email);
+  const { rows } = await repo.listPeople({ email: key }, 'recent', 1, 0);
+  const person = rows[0];
+  if (!person) return undefined;
+  const member = person.memberId ? await repo.findMemberByEmail(key) : undefined;
+  return { ...person, member };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The timeline, newest first.
+
+interface Base {
+  /** Unique within the timeline; orders entries of one millisecond (larger first). */
+  id: string;
+  at: Date;
+}
+
+export type TimelineEntry = Base &
+  (
+    | {
+        type: 'lead';
+        kind: LeadKind | string;
+        name: string;
+        /** The audit request / conversation the event is about (its page links there). */
+        auditRequest?: { id: string; businessName: string; status: string };
+        conversationId?: string;
+        /** A book-a-call click: the page the link was on. */
+        page?: string;
+        sourcePage: string;
+        referrer: string;
+        utm: { source: string; medium: string; campaign: string; term: string; content: string };
+      }
+    | { type: 'audit-status'; requestId: string; businessName: string; from: string; to: string; actorEmail: string }
+    | { type: 'audit-assign'; requestId: string; businessName: string; to: string | null; actorEmail: string }
+    | { type: 'audit-note'; requestId: string; businessName: string; authorName: string; body: string }
+    | { type: 'chat-started'; conversationId: string }
+    | { type: 'chat-message'; conversationId: string; author: string; body: string }
+    | { type: 'mail'; kind: string; subject: string; sentAt: Date | null; attempts: number; failed: boolean }
+    | { type: 'page-time'; pagePath: string; durationMs: number; sessionId: string }
+  );
+
+/** Rows read per source and page: a few hundred rows at most, whatever the person's history. */
+export const TIMELINE_LIMIT = 100;
+
+const str = (v: unknown) => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
+const field = (json: unknown, key: string) => (json && typeof json === 'object' && !Array.isArray(json) ? str((json as Record<string, unknown>)[key]) : '');
+
+/** Every source's next `limit + 1` rows before the cursor, merged (see mergeTimeline). */
+export async function personTimeline(email: string, options: { before?: Date; limit?: number } = {}): Promise<MergedPage<TimelineEntry>> {
+  const key = normalizeEmail(email);
+  const limit = options.limit ?? TIMELINE_LIMIT;
+  const w: repo.Window = { before: options.before, limit: limit + 1 };
+  const [member, requests] = await Promise.all([repo.findMemberByEmail(key), repo.auditRequestsOf(key)]);
+  const conversations = await repo.conversationsOf(key, member?.id);
+  const requestIds = requests.map((r) => r.id);
+  const requestById = new Map(requests.map((r) => [r.id, r]));
+  const businessOf = (id: string) => requestById.get(id)?.businessName ?? '';
+  const conversationIds = new Set(conversations.map((c) => c.id));
+
+  const [events, changes, notes, messages, mails, pageTimes] = await Promise.all([
+    repo.leadEventsOf(key, w),
+    repo.auditChangesOf(requestIds, w),
+    repo.auditNotesOf(requestIds, w),
+    repo.chatMessagesOf([...conversationIds], w),
+    repo.mailsTo(key, w),
+    member ? repo.pageTimesOf(member.id, w) : Promise.resolve([]),
+  ]);
+  const started = conversations
+    .filter((c) => !options.before || c.createdAt < options.before)
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+    .slice(0, w.limit);
+
+  const page = <T>(rows: T[]) => ({ rows, truncated: rows.length > limit });
+  const sources: { rows: TimelineEntry[]; truncated: boolean }[] = [
+    page(
+      events.map((e): TimelineEntry => {
+        const request = e.kind === 'audit-request' && e.refId ? requestById.get(e.refId) : undefined;
+        return {
+          id: `lead:${e.id}`,
+          at: e.at,
+          type: 'lead',
+          kind: e.kind,
+          name: e.name,
+          auditRequest: request,
+          conversationId: e.kind === 'chat-lead' && e.refId && conversationIds.has(e.refId) ? e.refId : undefined,
+          page: e.kind === 'book-call' ? (e.refId ?? undefined) : undefined,
+          sourcePage: e.sourcePage,
+          referrer: e.referrer,
+          utm: { source: e.utmSource, medium: e.utmMedium, campaign: e.utmCampaign, term: e.utmTerm, content: e.utmContent },
+        };
+      }),
+    ),
+    page(
+      changes.map((c): TimelineEntry =>
+        c.action === 'status'
+          ? { id: `change:${c.id}`, at: c.at, type: 'audit-status', requestId: c.requestId, businessName: businessOf(c.requestId), from: field(c.before, 'status'), to: field(c.after, 'status'), actorEmail: c.actorEmail }
+          : { id: `change:${c.id}`, at: c.at, type: 'audit-assign', requestId: c.requestId, businessName: businessOf(c.requestId), to: field(c.after, 'assignedTo') || null, actorEmail: c.actorEmail },
+      ),
+    ),
+    page(notes.map((n): TimelineEntry => ({ id: `note:${n.id}`, at: n.at, type: 'audit-note', requestId: n.requestId, businessName: businessOf(n.requestId), authorName: n.authorName, body: n.body }))),
+    // A message and the conversation's start share a millisecond: "chat:0" sorts the start below it.
+    page(started.map((c): TimelineEntry => ({ id: `chat:0:${c.id}`, at: c.createdAt, type: 'chat-started', conversationId: c.id }))),
+    page(messages.map((m): TimelineEntry => ({ id: `chat:1:${String(m.seq).padStart(16, '0')}`, at: m.at, type: 'chat-message', conversationId: m.conversationId, author: m.author, body: m.body }))),
+    page(mails.map((m): TimelineEntry => ({ id: `mail:${m.id}`, at: m.at, type: 'mail', kind: m.kind, subject: m.subject, sentAt: m.sentAt, attempts: m.attempts, failed: !m.sentAt && Boolean(m.lastError) }))),
+    page(pageTimes.map((p): TimelineEntry => ({ id: `page:${p.id}`, at: p.at, type: 'page-time', pagePath: p.pagePath, durationMs: p.durationMs, sessionId: p.sessionId }))),
+  ];
+  // Each source returned up to limit + 1 rows: the extra row only signals that more exist.
+  return mergeTimeline(
+    sources.map((s) => ({ rows: s.truncated ? s.rows.slice(0, limit) : s.rows, truncated: s.truncated })),
+    limit,
+    (a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+  );
+}

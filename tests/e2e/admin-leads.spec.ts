@@ -1,0 +1,176 @@
+/**
+ * Leads by person, in Chromium: a visitor who lands from a campaign link and requests a free audit
+ * becomes one row of /admin/leads with that campaign as their first source; their page shows the request
+ * and its confirmation email in the timeline, and the status the admin sets afterwards; markup typed into
+ * the name is text everywhere and neutralised in the CSV export. The list works without script (a GET form), the person's URL does not
+ * carry the email in clear, and a key with no lead is a 404. Both pages are screenshotted at phone and
+ * desktop widths (attached to the report). Audit requests are kept, like the other admin specs' ones.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN_STATE, freshClientIp, gotoHydrated } from './support/accounts';
+
+test.use({ storageState: ADMIN_STATE });
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const XSS = `<img src=x onerror="window.__xss=1">`;
+const base64url = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
+
+/**
+ * At phone and desktop widths: a screenshot for a person to look at, and axe on the page as it is (the
+ * matrix in admin-accessibility.spec.ts checks whichever person comes first; these have every entry type
+ * this spec makes).
+ */
+async function screenshotsAndAxe(page: Page, name: string) {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(violations.map((v) => `${width}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+}
+
+test('a campaign visitor’s audit request: listed with its source, the timeline shows the request, the email and the status change', async ({ page, browser }) => {
+  const id = unique();
+  const email = `lea-${id}@example.com`;
+  const business = `Lea Clinic ${id}`;
+  const campaign = `autumn-${id}`;
+  const fullName = `=Lea ${XSS}`;
+
+  // The visitor: lands from a campaign link, reads another page, sends the form.
+  const visitorContext = await browser.newContext({ extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(`/?utm_source=leadsnews&utm_medium=email&utm_campaign=${campaign}`);
+  await visitor.goto('/services');
+  await gotoHydrated(visitor, '/free-audit');
+  await visitor.getByLabel('Full name', { exact: true }).fill(fullName);
+  await visitor.getByLabel('Email', { exact: true }).fill(email.toUpperCase());
+  await visitor.getByLabel('Business name').fill(business);
+  await visitor.getByLabel('Clinic').check();
+  await visitor.getByLabel('More leads').check();
+  await visitor.getByLabel(/I agree to be contacted/).check();
+  await visitor.getByRole('button', { name: 'Request my free audit' }).click();
+  await expect(visitor.getByTestId('audit-thank-you')).toBeVisible();
+  await visitorContext.close();
+
+  // The admin's list: one row for the person, with the campaign as the first source; the name is text.
+  await page.goto(`/admin/leads?q=${encodeURIComponent(email)}`);
+  const row = page.locator(`tr[data-person-row="${email}"]`);
+  await expect(row).toHaveCount(1);
+  await expect(row.locator('[data-first-source]')).toContainText(`leadsnews / email / ${campaign}`);
+  await expect(row.locator('[data-first-source]')).toContainText('Audit request on /');
+  await expect(row.locator('[data-count="audit-request"]')).toHaveText('Audit request');
+  const link = row.getByRole('link', { name: fullName });
+  await expect(link).toHaveText(fullName);
+  // The person's URL names them by key, never by the address itself.
+  const href = await link.getAttribute('href');
+  expect(href).toBe(`/admin/leads/${base64url(email)}`);
+  expect(href).not.toContain('@');
+
+  // The CSV of the filtered list: the person with their source, formula-like values neutralised.
+  await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', `/api/admin/leads/export?q=${encodeURIComponent(email)}`);
+  const csvResponse = await page.request.get(`/api/admin/leads/export?q=${encodeURIComponent(email)}`);
+  expect(csvResponse.status()).toBe(200);
+  expect(csvResponse.headers()['content-disposition']).toMatch(/^attachment; filename="leads-.*\.csv"$/);
+  const csv = (await csvResponse.text()).trim().split('\r\n');
+  expect(csv).toHaveLength(2);
+  expect(csv[1]).toContain(`${email},"'=Lea <img src=x onerror=""window.__xss=1"">"`);
+  expect(csv[1]).toContain(`leadsnews / email / ${campaign}`);
+
+  await link.click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(fullName);
+  await expect(page.locator('[data-person-email]')).toHaveText(email);
+  await expect(page.locator('[data-person-source]')).toHaveText(`leadsnews / email / ${campaign}`);
+  await expect(page.locator('[data-person-fact="UTM campaign"]')).toHaveText(campaign);
+  await expect(page.locator('[data-person-count="audit-request"]')).toContainText('1');
+  const request = page.locator('[data-timeline-entry="lead"]').filter({ hasText: 'Requested a free audit' });
+  await expect(request).toHaveCount(1);
+  await expect(request.locator('[data-lead-source]')).toHaveText(`Via leadsnews / email / ${campaign} · landed on /`);
+  await expect(request.getByRole('link', { name: business })).toBeVisible();
+  const mail = page.locator('[data-timeline-entry="mail"]').filter({ hasText: 'Audit confirmation' });
+  await expect(mail).toHaveCount(1);
+  await expect(page.locator('main img[src="x"]')).toHaveCount(0);
+
+  // The admin sets the status on the request's page (linked from the timeline, and back).
+  await request.getByRole('link', { name: business }).click();
+  await expect(page.getByRole('heading', { level: 1, name: business })).toBeVisible();
+  await gotoHydrated(page, page.url());
+  await page.getByLabel('Status').selectOption('in-progress');
+  await expect(page.getByText('Status: In progress.')).toBeVisible();
+  await page.getByRole('link', { name: 'All activity of this person' }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/leads/${base64url(email)}$`));
+  const change = page.locator('[data-timeline-entry="audit-status"]');
+  await expect(change).toHaveCount(1);
+  await expect(change).toContainText('Audit status: New → In progress');
+  await expect(change.getByRole('link', { name: business })).toBeVisible();
+  // Newest first: the change is above the request.
+  const types = await page.locator('[data-timeline-entry]').evaluateAll((all) => all.map((e) => e.getAttribute('data-timeline-entry')));
+  expect(types.indexOf('audit-status')).toBeLessThan(types.indexOf('lead'));
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+
+  await screenshotsAndAxe(page, 'lead-person');
+  await page.goto('/admin/leads');
+  await screenshotsAndAxe(page, 'leads-list');
+});
+
+test('a chat lead with the same email (in other case) joins the person: the messages as text, the conversation linked', async ({ page, playwright, baseURL }) => {
+  const id = unique();
+  const email = `chat-${id}@example.com`;
+  const visitor = await playwright.request.newContext({ baseURL });
+  const visitorId = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+  const headers = { origin: baseURL!, 'x-chat-visitor': visitorId, 'x-real-ip': freshClientIp() };
+  const question = `Do you build booking pages? ${XSS}`;
+  const sent = await visitor.post('/api/chat/messages', { headers, data: { body: question } });
+  expect(sent.status(), await sent.text()).toBe(200);
+  const conversationId = ((await sent.json()) as { conversation: { id: string } }).conversation.id;
+  const contact = await visitor.post('/api/chat/contact', { headers, data: { name: `Chad ${id}`, email: email.toUpperCase() } });
+  expect(contact.status(), await contact.text()).toBe(200);
+  await visitor.dispose();
+
+  await page.goto(`/admin/leads?q=${encodeURIComponent(email)}&kind=chat-lead`);
+  await page.locator(`tr[data-person-row="${email}"]`).getByRole('link', { name: `Chad ${id}` }).click();
+  await expect(page.locator('[data-person-count="chat-lead"]')).toContainText('1');
+  const lead = page.locator('[data-timeline-entry="lead"]').filter({ hasText: 'Left their contact details in the chat' });
+  await expect(lead.getByRole('link', { name: 'Open the conversation' })).toHaveAttribute('href', `/admin/chat-settings/${conversationId}`);
+  await expect(page.locator('[data-timeline-entry="chat-started"]')).toHaveCount(1);
+  const visitorMessage = page.locator('[data-timeline-entry="chat-message"] [data-chat-body]').filter({ hasText: 'booking pages' });
+  await expect(visitorMessage).toHaveText(question);
+  await expect(page.locator('main img[src="x"]')).toHaveCount(0);
+  // The conversation's page links back to the person.
+  await page.goto(`/admin/chat-settings/${conversationId}`);
+  await page.getByRole('link', { name: 'All activity of this person' }).click();
+  await expect(page.locator('[data-person-email]')).toHaveText(email);
+  await screenshotsAndAxe(page, 'lead-chat-person');
+});
+
+test('the list filters and sorts without script, and says where visitors’ book-a-call clicks are', async ({ browser }) => {
+  const context = await browser.newContext({ storageState: ADMIN_STATE, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/admin/leads');
+  await expect(page.locator('[data-anonymous-clicks]')).toContainText('counted in the overview, not listed here');
+  await page.getByRole('searchbox', { name: 'Search' }).fill('@example.com');
+  await page.getByLabel('Has').selectOption('sign-up');
+  await page.getByLabel('Sort by').selectOption('events');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/\/admin\/leads\?q=%40example\.com&kind=sign-up&sort=events$/);
+  // The test accounts signed up through the form: each has a sign-up event.
+  await expect(page.locator('tr[data-person-row]').first()).toBeVisible();
+  const counts = await page.locator('tr[data-person-row] [data-count="sign-up"]').count();
+  expect(counts).toBe(await page.locator('tr[data-person-row]').count());
+  await page.getByRole('searchbox', { name: 'Search' }).fill(`nobody-${unique()}`);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.locator('[data-empty-state]')).toContainText('Nobody matches this search.');
+  await context.close();
+});
+
+test('a person key that names no lead, or is not a key at all, is a 404', async ({ page }) => {
+  for (const key of [base64url(`nobody-${unique()}@example.com`), base64url('Upper@Example.com'), 'new', 'not%20a%20key', base64url('<b>@x')]) {
+    const response = await page.goto(`/admin/leads/${key}`);
+    expect(response?.status(), key).toBe(404);
+  }
+  // A bad cursor is ignored, never a 500.
+  await page.goto('/admin/leads');
+  const first = await page.locator('tr[data-person-row] a').first().getAttribute('href');
+  expect((await page.goto(`${first}?before=<script>`))?.status()).toBe(200);
+  expect((await page.goto(`${first}?before=99999999999999999999`))?.status()).toBe(200);
+});
