@@ -43,6 +43,8 @@ export async function seedAdminReads(db) {
              'Lead ' || (g % 6000), null, '/', case when g % 2 = 0 then 'https://site' || (g % 30) || '.example/' else '' end,
              case when g % 5 = 0 then 'newsletter' else '' end, case when g % 5 = 0 then 'email' else '' end, case when g % 5 = 0 then 'spring' else '' end
       from generate_series(1, ${B.leadEvents}) g`),
+    // The heavy member is a lead too (their sign-up), so their person page has 100,000 page-time rows.
+    sql.raw(`insert into lead_events (id, at, kind, email, name, user_id, ref_id) values ('bench-le-heavy', now() - interval '300 days', 'sign-up', 'member2@bench.example', 'Member 2', 'bench-user-2', 'bench-user-2')`),
     sql.raw('analyze'),
   ];
   for (const step of steps) await db.execute(step);

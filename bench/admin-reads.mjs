@@ -14,24 +14,38 @@ import { READS_BENCH, seedAdminReads } from './admin-reads-seed.mjs';
 export const READS_TARGET_MS = 100;
 const ROUNDS = 15;
 const HEAVY_MEMBER = 'bench-user-2';
+const HEAVY_EMAIL = 'member2@bench.example';
 
-/** The reads of each admin page, as the page makes them (in parallel where the page does). */
+/** The reads of each admin page, made as the page makes them (in parallel where the page does). */
 async function pageReads() {
   const { analyticsReport } = await import('../src/server/modules/analytics/report.ts');
+  const { latestActivity } = await import('../src/server/modules/activity/service.ts');
   const { leadOverview } = await import('../src/server/modules/leads/service.ts');
   const { overview } = await import('../src/server/modules/overview/service.ts');
+  const { leadPeriodRange } = await import('../src/shared/lead-events.ts');
   const users = await import('../src/server/modules/users/admin.ts');
   const report = await import('../src/server/modules/page-time/report.ts');
   const people = await import('../src/server/modules/leads/people.ts');
   const { parseUserListQuery } = await import('../src/shared/admin-users.ts');
+  const { peopleQueryOf } = await import('../src/shared/lead-people.ts');
+  const overviewPage = (days) => () => {
+    const now = new Date();
+    return Promise.all([overview(), latestActivity(10), leadOverview(days, now), analyticsReport(leadPeriodRange(days, now))]);
+  };
+  const userPage = (ptPage) => () =>
+    Promise.all([users.userDetail(HEAVY_MEMBER), report.pageTimeTimeline(HEAVY_MEMBER, { page: ptPage }), report.pageTimeTotals(HEAVY_MEMBER)]);
+  const leadsList = (qs) => () => Promise.all([people.listPeople(peopleQueryOf(new URLSearchParams(qs))), people.anonymousBookCalls()]);
   return {
-    'overview, 90 days': () => Promise.all([overview(), leadOverview(90), analyticsReport(90)]),
-    'user list, first page': () => users.userListPage(parseUserListQuery(new URLSearchParams())),
-    'user list, search + sort, page 3': () => users.userListPage(parseUserListQuery(new URLSearchParams('q=member+1&sort=name&page=3'))),
-    'user list, unverified, oldest': () => users.userListPage(parseUserListQuery(new URLSearchParams('verified=unverified&sort=oldest&page=2'))),
-    "member's page (100,000 page-time rows)": () =>
-      Promise.all([users.userDetail(HEAVY_MEMBER), report.pageTimeTimeline(HEAVY_MEMBER, { page: 1 }), report.pageTimeTimeline(HEAVY_MEMBER, { page: 2000 }), report.pageTimeTotals(HEAVY_MEMBER)]),
-    'leads list': () => people.listPeople({ q: '', kind: '', sort: 'recent', page: 1 }),
+    '/admin (overview), 7 days': overviewPage(7),
+    '/admin (overview), 90 days': overviewPage(90),
+    '/admin/users': () => users.userListPage(parseUserListQuery(new URLSearchParams())),
+    '/admin/users?q=member 1&sort=name&page=3': () => users.userListPage(parseUserListQuery(new URLSearchParams('q=member+1&sort=name&page=3'))),
+    '/admin/users?verified=unverified&sort=oldest': () => users.userListPage(parseUserListQuery(new URLSearchParams('verified=unverified&sort=oldest&page=2'))),
+    '/admin/users/{id}, 100,000 page-time rows': userPage(1),
+    '  … its timeline, page 2,000': userPage(2000),
+    '/admin/leads': leadsList(''),
+    '/admin/leads?q=lead12': leadsList('q=lead12'),
+    '/admin/leads/{person}, the same member': () => Promise.all([people.findPerson(HEAVY_EMAIL), people.personTimeline(HEAVY_EMAIL)]),
   };
 }
 

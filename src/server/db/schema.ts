@@ -243,6 +243,8 @@ export const users = pgTable(
   (t) => [
     uniqueIndex("users_email_idx").on(t.email),
     index("users_role_idx").on(t.role),
+    // The admin's user list, newest first (its default order).
+    index("users_created_idx").on(t.createdAt, t.id),
   ],
 );
 
@@ -471,7 +473,11 @@ export const mailQueue = pgTable(
     sentAt: at("sent_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("mail_queue_due_idx").on(t.sentAt, t.nextAttemptAt)],
+  (t) => [
+    index("mail_queue_due_idx").on(t.sentAt, t.nextAttemptAt),
+    // The emails a person was sent (their lead timeline).
+    index("mail_queue_to_created_idx").on(sql`lower(${t.to})`, t.createdAt),
+  ],
 );
 
 /**
@@ -575,6 +581,8 @@ export const leadEvents = pgTable(
     index("lead_events_at_idx").on(t.at),
     index("lead_events_kind_at_idx").on(t.kind, t.at),
     index("lead_events_email_idx").on(t.email),
+    // A person's events (the leads pages group by the lower-cased email).
+    index("lead_events_person_at_idx").on(sql`lower(${t.email})`, t.at),
   ],
 );
 
