@@ -15,6 +15,7 @@ import { isBuildStale } from '../scripts/build-freshness.mjs';
 import { BENCH_CLIENT_IP_HEADER, CHAT_LISTENER_TARGETS, chatListeners } from './chat-listeners.mjs';
 import { benchArticle } from './fixtures.mjs';
 import { countsMatch, VISITS_TARGET, visitsIngest } from './visits-ingest.mjs';
+import { READS_TARGET_MS } from './admin-reads.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -181,6 +182,30 @@ function chatAnswerTimes() {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/chat-answer.mjs', '--json'], { cwd: root, env: { ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 180_000 });
   if (r.status !== 0) throw new Error(`chat-answer bench exited with ${r.status}`);
   return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+/** (k) bench/admin-reads.mjs in its own process (its own in-memory PGlite, and PostgreSQL when named). */
+function adminReadTimes() {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/admin-reads.mjs', '--json'], { cwd: root, env: { ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 300_000 });
+  if (r.status !== 0) throw new Error(`admin-reads bench exited with ${r.status}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+/** One row per engine: the slowest page's p95, and every page's p95. */
+function readRows(reads) {
+  if (!reads) return [['(k) admin reads, 1M page-time rows, 10k users', 'n/a', `p95 < ${READS_TARGET_MS} ms`, mark(false)]];
+  return ['pglite', 'postgres']
+    .filter((engine) => reads[engine])
+    .map((engine) => {
+      const times = Object.entries(reads[engine].reads);
+      const worst = Math.max(...times.map(([, t]) => t.p95));
+      return [
+        `(k) admin reads on ${engine === 'pglite' ? 'PGlite' : 'PostgreSQL'}`,
+        `slowest p95 ${worst} ms: ${times.map(([name, t]) => `${name.trim()} ${t.p95}`).join('; ')}`,
+        `every p95 < ${READS_TARGET_MS} ms`,
+        mark(worst < READS_TARGET_MS),
+      ];
+    });
 }
 
 function rssMb(pid) {
@@ -370,6 +395,14 @@ async function main() {
     log(`page-view ingestion not measured: ${err instanceof Error ? err.message : err}`);
   }
 
+  log('(k) admin reads with 1,000,000 page-time rows and 10,000 users');
+  let reads;
+  try {
+    reads = adminReadTimes();
+  } catch (err) {
+    log(`admin reads not measured: ${err instanceof Error ? err.message : err}`);
+  }
+
   const ratio = staticFile.rps > 0 ? cached.rps / staticFile.rps : 0;
   // Server CPU per request: what a hit costs the server, whatever the load generator manages to parse.
   const cpuRatio = cached.cpuUsPerReq > 0 ? staticFile.cpuUsPerReq / cached.cpuUsPerReq : 0;
@@ -438,6 +471,7 @@ async function main() {
       `≥ ${VISITS_TARGET.beaconsPerSecond.toLocaleString('en')} beacons/s, 0 errors`,
       mark(visits !== undefined && visits.beaconsPerSecond >= VISITS_TARGET.beaconsPerSecond && visits.errors === VISITS_TARGET.errors && countsMatch(visits)),
     ],
+    ...readRows(reads),
   ];
   const errors = [staticFile, cached, uncached].reduce((a, r) => a + r.errors + r.non2xx, 0);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['Measure', 'Result', 'Target', ''][i].length));
@@ -468,6 +502,7 @@ async function main() {
     chatAnswer: chat ?? null,
     chatListeners: listeners ?? null,
     visitsIngest: visits ? { ...visits, countsMatch: countsMatch(visits) } : null,
+    adminReads: reads ?? null,
     failedResponses: errors,
     targets: TARGETS,
   };

@@ -154,8 +154,8 @@ test('a verified member is made admin and back to member, each change in the act
     await callAction(page.request, baseURL!, 'admin.users.setRole', { userId, role: 'user' });
   }
   await page.goto(`/admin/activity?q=${encodeURIComponent(account.email)}`);
-  await expect(page.getByText(`${account.firstName} ${account.lastName} (${account.email}): member → admin`)).toBeVisible();
-  await expect(page.getByText(`${account.firstName} ${account.lastName} (${account.email}): admin → member`)).toBeVisible();
+  await expect(page.locator('[data-summary]', { hasText: `${account.firstName} ${account.lastName} (${account.email}): member → admin` })).toBeVisible();
+  await expect(page.locator('[data-summary]', { hasText: `${account.firstName} ${account.lastName} (${account.email}): admin → member` })).toBeVisible();
 });
 
 async function memberBrowser(browser: Browser, account: TestAccount) {
@@ -201,8 +201,8 @@ test('disabling signs the member out at once and refuses their sign-in until ena
   expect(await sessionUser(member)).toMatchObject({ email: account.email });
   // Both writes are in the activity log.
   await page.goto(`/admin/activity?q=${encodeURIComponent(account.email)}`);
-  await expect(page.getByText(/account disabled \(Testing <b>disable<\/b>\), \d+ sessions? ended/)).toBeVisible();
-  await expect(page.getByText(`${account.firstName} ${account.lastName} (${account.email}): account enabled`)).toBeVisible();
+  await expect(page.locator('[data-summary]', { hasText: /account disabled \(Testing <b>disable<\/b>\), \d+ sessions? ended/ })).toBeVisible();
+  await expect(page.locator('[data-summary]', { hasText: `${account.firstName} ${account.lastName} (${account.email}): account enabled` })).toBeVisible();
   await member.context().close();
 });
 
