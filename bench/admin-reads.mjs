@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { READS_BENCH, seedAdminReads } from './admin-reads-seed.mjs';
 
@@ -32,8 +33,16 @@ async function pageReads() {
     const now = new Date();
     return Promise.all([overview(), latestActivity(10), leadOverview(days, now), analyticsReport(leadPeriodRange(days, now))]);
   };
-  const userPage = (ptPage) => () =>
-    Promise.all([users.userDetail(HEAVY_MEMBER), report.pageTimeTimeline(HEAVY_MEMBER, { page: ptPage }), report.pageTimeTotals(HEAVY_MEMBER)]);
+  const { db } = await import('../src/server/db/index.ts');
+  // The cursor of the heavy member's 50,000th record (newest first), found once before timing: the timeline
+  // pages by keyset, so reading 2,000 pages deep is one index range from there, like the first page.
+  const deep = await db().execute(
+    sql`select floor(extract(epoch from at) * 1000)::bigint as ms, id from page_times where user_id = ${HEAVY_MEMBER} order by at desc, id desc offset 49999 limit 1`,
+  );
+  const deepCursor = report.parsePageTimeCursor(`${deep.rows[0].ms}.${deep.rows[0].id}`);
+  if (!deepCursor) throw new Error('no 50,000th page-time record to start from');
+  const userPage = (position) => () =>
+    Promise.all([users.userDetail(HEAVY_MEMBER), report.pageTimeTimeline(HEAVY_MEMBER, position), report.pageTimeTotals(HEAVY_MEMBER)]);
   const leadsList = (qs) => () => Promise.all([people.listPeople(peopleQueryOf(new URLSearchParams(qs))), people.anonymousBookCalls()]);
   return {
     '/admin (overview), 7 days': overviewPage(7),
@@ -41,8 +50,9 @@ async function pageReads() {
     '/admin/users': () => users.userListPage(parseUserListQuery(new URLSearchParams())),
     '/admin/users?q=member 1&sort=name&page=3': () => users.userListPage(parseUserListQuery(new URLSearchParams('q=member+1&sort=name&page=3'))),
     '/admin/users?verified=unverified&sort=oldest': () => users.userListPage(parseUserListQuery(new URLSearchParams('verified=unverified&sort=oldest&page=2'))),
-    '/admin/users/{id}, 100,000 page-time rows': userPage(1),
-    '  … its timeline, page 2,000': userPage(2000),
+    '/admin/users/{id}, 100,000 page-time rows': userPage({}),
+    '  … its timeline, older than record 50,000': userPage({ before: deepCursor }),
+    '  … its timeline, newer than record 50,000': userPage({ after: deepCursor }),
     '/admin/leads': leadsList(''),
     '/admin/leads?q=lead12': leadsList('q=lead12'),
     '/admin/leads/{person}, the same member': () => Promise.all([people.findPerson(HEAVY_EMAIL), people.personTimeline(HEAVY_EMAIL)]),

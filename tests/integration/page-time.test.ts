@@ -3,16 +3,17 @@
  * the signed-in member with its duration capped at the real elapsed time; a record for someone else is
  * 403, a signed-out (or disabled) sender 401, bad input 400, a large body 413 without being read whole, a
  * flood 429 with Retry-After — and in every refusal nothing is stored. The admin report's timeline and
- * totals equal what was stored.
+ * totals equal what was stored; the timeline pages by cursor (older, newer, ties on `at` broken by id,
+ * microsecond timestamps) and a malformed or foreign cursor shows the newest page.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { POST } from '../../src/pages/api/page-views';
 import { pageTimes, users } from '../../src/server/db/schema';
 import { bodyLimitFor } from '../../src/server/http/request-body';
 import { handlePageViewPost } from '../../src/server/modules/page-time/http';
 import { insertPageTime } from '../../src/server/modules/page-time/repository';
-import { pageTimeTimeline, pageTimeTotals } from '../../src/server/modules/page-time/report';
+import { formatPageTimeCursor, pageTimePositionOf, pageTimeTimeline, pageTimeTotals, parsePageTimeCursor, type PageTimeTimeline } from '../../src/server/modules/page-time/report';
 import { CLOCK_SKEW_MS, MAX_DURATION_MS, PAGE_TIME_MAX_BYTES, PAGE_TIME_RATE_LIMIT, type PageTimeRecord } from '../../src/shared/page-time';
 import { createAuthHarness, SITE, type AuthHarness, type Browser } from '../support/auth';
 
@@ -170,21 +171,124 @@ describe('the admin report of a member’s page-time', () => {
   const add = (userId: string, pagePath: string, durationMs: number, minutesAgo: number, sessionId = 'tab-aaaaaaaa') =>
     insertPageTime({ userId, pagePath, durationMs, at: at(minutesAgo), sessionId });
 
-  it('the timeline is the member’s records, newest first, paginated; past the end shows the last page', async () => {
+  /** The timeline at the position a query string names, as the component reads it. */
+  const timelineAt = (userId: string, qs: string, pageSize = 3) => pageTimeTimeline(userId, { ...pageTimePositionOf(new URLSearchParams(qs)), pageSize });
+  const paths = (t: PageTimeTimeline) => t.rows.map((r) => r.pagePath);
+
+  it('the timeline is the member’s records, newest first, paged by cursor: older, newer, newest', async () => {
     const other = await h.signUpVerified({ email: 'other@example.com' });
     for (let i = 0; i < 7; i += 1) await add(member.userId, `/page-${i}`, 2000 + i, 70 - i * 10);
     await add(other.userId, '/not-theirs', 9000, 1);
-    const first = await pageTimeTimeline(member.userId, { page: 1, pageSize: 3 });
-    expect(first).toMatchObject({ total: 7, page: 1, pageCount: 3, pageSize: 3 });
-    expect(first.rows.map((r) => r.pagePath)).toEqual(['/page-6', '/page-5', '/page-4']);
-    const last = await pageTimeTimeline(member.userId, { page: 3, pageSize: 3 });
+    const first = await timelineAt(member.userId, '');
+    expect(first).toMatchObject({ total: 7, pageSize: 3, newest: true, newer: null });
+    expect(paths(first)).toEqual(['/page-6', '/page-5', '/page-4']);
+    expect(first.older).toBe(formatPageTimeCursor(first.rows[2]!));
+    expect(first.older).toMatch(new RegExp(`^${at(30).getTime()}\\.`));
+
+    const second = await timelineAt(member.userId, `ptBefore=${first.older}`);
+    expect(second).toMatchObject({ total: 7, newest: false, newer: formatPageTimeCursor(second.rows[0]!), older: formatPageTimeCursor(second.rows[2]!) });
+    expect(paths(second)).toEqual(['/page-3', '/page-2', '/page-1']);
+    const last = await timelineAt(member.userId, `ptBefore=${second.older}`);
+    expect(last).toMatchObject({ newest: false, older: null });
     expect(last.rows.map((r) => [r.pagePath, r.durationMs, r.at.getTime()])).toEqual([['/page-0', 2000, at(70).getTime()]]);
-    expect((await pageTimeTimeline(member.userId, { page: 99, pageSize: 3 })).page).toBe(3);
-    expect((await pageTimeTimeline(member.userId, { page: -4, pageSize: 3 })).page).toBe(1);
+
+    // Newer from the last page is the page before it; newer again reaches the newest page.
+    const back = await timelineAt(member.userId, `ptAfter=${last.newer}`);
+    expect(paths(back)).toEqual(['/page-3', '/page-2', '/page-1']);
+    expect(back).toMatchObject({ newest: false, newer: second.newer, older: second.older });
+    // A page of newer records that reaches the newest one is the newest page; fewer than a page of them
+    // (only /page-6 is newer than /page-5) show the newest page too, which is never short.
+    for (const row of [second.rows[0]!, first.rows[1]!]) {
+      const top = await timelineAt(member.userId, `ptAfter=${formatPageTimeCursor(row)}`);
+      expect(top).toMatchObject({ newest: true, newer: null, older: first.older });
+      expect(paths(top)).toEqual(paths(first));
+    }
+  });
+
+  it('records with the same `at` are told apart by id: no page repeats or skips one', async () => {
+    const when = at(5);
+    const ids = ['pt-a', 'pt-b', 'pt-c', 'pt-d', 'pt-e'];
+    await h.handle.db.insert(pageTimes).values(ids.map((id, i) => ({ id, userId: member.userId, pagePath: `/same-${i}`, durationMs: 2000, at: when, sessionId: 'tab-aaaaaaaa' })));
+    await add(member.userId, '/older', 2000, 9);
+    const seen: string[] = [];
+    let page = await timelineAt(member.userId, '', 2);
+    for (;;) {
+      seen.push(...page.rows.map((r) => r.id));
+      if (!page.older) break;
+      expect(page.older).toBe(`${when.getTime()}.${page.rows.at(-1)!.id}`);
+      page = await timelineAt(member.userId, `ptBefore=${page.older}`, 2);
+    }
+    expect(seen.slice(0, 5)).toEqual(['pt-e', 'pt-d', 'pt-c', 'pt-b', 'pt-a']);
+    expect(seen).toHaveLength(6);
+    // And back up from the oldest, across the same tie.
+    const newer = await timelineAt(member.userId, `ptAfter=${formatPageTimeCursor(page.rows[0]!)}`, 2);
+    expect(newer.rows.map((r) => r.id)).toEqual(['pt-c', 'pt-b']);
+    expect(newer).toMatchObject({ newest: false, older: `${when.getTime()}.pt-b` });
+    expect(await timelineAt(member.userId, `ptAfter=${newer.newer}`, 2)).toMatchObject({ newest: true, rows: [{ id: 'pt-e' }, { id: 'pt-d' }] });
+  });
+
+  it('a timestamp stored with microseconds neither repeats nor skips a record across pages', async () => {
+    const base = '2026-11-20 10:00:00.123';
+    await h.handle.db.execute(sql`insert into page_times (id, user_id, page_path, duration_ms, at, session_id) values
+      ('us-1', ${member.userId}, '/us-1', 2000, ${`${base}900+00`}, 'tab-aaaaaaaa'),
+      ('us-2', ${member.userId}, '/us-2', 2000, ${`${base}500+00`}, 'tab-aaaaaaaa'),
+      ('us-3', ${member.userId}, '/us-3', 2000, ${`${base}100+00`}, 'tab-aaaaaaaa')`);
+    const first = await timelineAt(member.userId, '', 1);
+    expect(paths(first)).toEqual(['/us-1']);
+    expect(first.older).toBe(`${Date.parse('2026-11-20T10:00:00.123Z')}.us-1`);
+    const second = await timelineAt(member.userId, `ptBefore=${first.older}`, 1);
+    expect(paths(second)).toEqual(['/us-2']);
+    expect(paths(await timelineAt(member.userId, `ptBefore=${second.older}`, 1))).toEqual(['/us-3']);
+    expect(paths(await timelineAt(member.userId, `ptAfter=${second.newer}`, 1))).toEqual(['/us-1']);
+  });
+
+  it('a malformed, foreign or forged cursor shows the newest page', async () => {
+    const other = await h.signUpVerified({ email: 'other@example.com' });
+    for (let i = 0; i < 5; i += 1) await add(member.userId, `/page-${i}`, 2000 + i, 50 - i * 10);
+    await add(other.userId, '/not-theirs', 9000, 1);
+    const newest = await timelineAt(member.userId, '');
+    const [theirs] = await h.handle.db.select().from(pageTimes).where(eq(pageTimes.userId, other.userId));
+    const mine = newest.rows[1]!;
+    const bad = [
+      'ptBefore=',
+      'ptBefore=abc',
+      'ptBefore=123',
+      `ptBefore=${mine.at.getTime()}`,
+      `ptBefore=.${mine.id}`,
+      `ptBefore=${mine.at.getTime()}.${mine.id}.x`,
+      `ptBefore=-${mine.at.getTime()}.${mine.id}`,
+      `ptBefore=1e12.${mine.id}`,
+      `ptBefore=99999999999999999.${mine.id}`,
+      `ptBefore=${mine.at.getTime()}.${mine.id}'--`,
+      `ptBefore=${mine.at.getTime()}.${'a'.repeat(65)}`,
+      `ptBefore=${mine.at.getTime() + 1}.${mine.id}`, // forged: the record's id with another time
+      `ptBefore=${formatPageTimeCursor(theirs!)}`, // another member's record
+      `ptAfter=${formatPageTimeCursor(theirs!)}`,
+      `ptBefore=${mine.at.getTime()}.no-such-record`,
+      `ptBefore=${formatPageTimeCursor(mine)}&ptBefore=${formatPageTimeCursor(mine)}`,
+      `ptBefore=${formatPageTimeCursor(mine)}&ptAfter=${formatPageTimeCursor(mine)}`,
+    ];
+    for (const qs of bad) {
+      const t = await timelineAt(member.userId, qs);
+      expect({ qs, rows: paths(t), newest: t.newest }).toEqual({ qs, rows: paths(newest), newest: true });
+    }
+    // A cursor with nothing older than it (hand-written: the links never offer one) shows the newest page too.
+    const oldest = (await timelineAt(member.userId, '', 5)).rows[4]!;
+    expect(await timelineAt(member.userId, `ptBefore=${formatPageTimeCursor(oldest)}`)).toMatchObject({ newest: true });
+    // The well-formed cursor of the member's own record works.
+    expect(paths(await timelineAt(member.userId, `ptBefore=${formatPageTimeCursor(mine)}`))).toEqual(['/page-2', '/page-1', '/page-0']);
+  });
+
+  it('cursors parse strictly', () => {
+    expect(parsePageTimeCursor('1764063000123.5f0c2b1e-0d4e-4b8a-9c1f-2a3b4c5d6e7f')).toEqual({ atMs: 1764063000123, id: '5f0c2b1e-0d4e-4b8a-9c1f-2a3b4c5d6e7f' });
+    for (const raw of [null, undefined, '', '1.', '.a', '1.a.b', ' 1.a', '1.a ', '1.a/b', '0x1.a', '1.5.a', '9999999999999999.a']) expect(parsePageTimeCursor(raw)).toBeUndefined();
+    expect(pageTimePositionOf(new URLSearchParams('ptPage=3&tab=x'))).toEqual({});
+    expect(pageTimePositionOf(new URLSearchParams('ptAfter=5.x'))).toEqual({ after: { atMs: 5, id: 'x' } });
   });
 
   it('an empty timeline has one empty page', async () => {
-    expect(await pageTimeTimeline(member.userId)).toMatchObject({ rows: [], total: 0, page: 1, pageCount: 1 });
+    expect(await pageTimeTimeline(member.userId)).toMatchObject({ rows: [], total: 0, newest: true, newer: null, older: null });
+    expect(await timelineAt(member.userId, 'ptBefore=5.x')).toMatchObject({ rows: [], total: 0, newest: true });
     expect(await pageTimeTotals(member.userId)).toEqual([]);
   });
 

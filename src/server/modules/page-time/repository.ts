@@ -1,9 +1,9 @@
 /**
  * Members' page-time records (page_times): data access only. Every read is one member's rows, through
- * page_times_user_at_idx (user_id, at), paginated and aggregated in SQL: a member with years of records
+ * page_times_user_at_idx (user_id, at), paginated (by keyset, never OFFSET) and aggregated in SQL: a member with years of records
  * costs an index range, never a table scan or a list in memory.
  */
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
 import { pageTimes } from '../../db/schema';
@@ -31,15 +31,47 @@ export interface PageTimeRow {
   sessionId: string;
 }
 
-/** One page of a member's records, newest first (ties by id so pages never overlap). */
-export async function pageTimesOf(userId: string, limit: number, offset: number, ex: Reader = db()): Promise<PageTimeRow[]> {
-  return ex
-    .select({ id: pageTimes.id, pagePath: pageTimes.pagePath, durationMs: pageTimes.durationMs, at: pageTimes.at, sessionId: pageTimes.sessionId })
+const rowColumns = { id: pageTimes.id, pagePath: pageTimes.pagePath, durationMs: pageTimes.durationMs, at: pageTimes.at, sessionId: pageTimes.sessionId };
+
+/**
+ * A page of a member's records in the timeline's order, newest first by (at desc, id desc): the first
+ * `limit` of them, or — keyset paging — the `limit` just older or just newer than the record `cursorId`.
+ * The cursor's `at` is read from its row in SQL (a primary-key lookup), never round-tripped through a JS
+ * Date, so stored microseconds cannot make a page skip or repeat a record. Each read is one range of
+ * page_times_user_at_idx (user_id, at) from the cursor on, sorted by id only among equal `at` values —
+ * as cheap at the 50,000th record as at the first. Newer records come back newest first as well.
+ */
+export async function pageTimesOf(userId: string, limit: number, cursor?: { id: string; direction: 'older' | 'newer' }, ex: Reader = db()): Promise<PageTimeRow[]> {
+  const mine = eq(pageTimes.userId, userId);
+  if (!cursor) return ex.select(rowColumns).from(pageTimes).where(mine).orderBy(desc(pageTimes.at), desc(pageTimes.id)).limit(limit);
+  const cursorAt = sql`(select c.at from page_times c where c.id = ${cursor.id} and c.user_id = ${userId})`;
+  if (cursor.direction === 'older') {
+    return ex
+      .select(rowColumns)
+      .from(pageTimes)
+      .where(and(mine, sql`${pageTimes.at} <= ${cursorAt}`, or(sql`${pageTimes.at} < ${cursorAt}`, lt(pageTimes.id, cursor.id))))
+      .orderBy(desc(pageTimes.at), desc(pageTimes.id))
+      .limit(limit);
+  }
+  const rows = await ex
+    .select(rowColumns)
     .from(pageTimes)
-    .where(eq(pageTimes.userId, userId))
-    .orderBy(desc(pageTimes.at), desc(pageTimes.id))
-    .limit(limit)
-    .offset(offset);
+    .where(and(mine, sql`${pageTimes.at} >= ${cursorAt}`, or(sql`${pageTimes.at} > ${cursorAt}`, gt(pageTimes.id, cursor.id))))
+    .orderBy(asc(pageTimes.at), asc(pageTimes.id))
+    .limit(limit);
+  return rows.reverse();
+}
+
+/**
+ * The record a timeline cursor names, if it is this member's and its `at` falls in the cursor's
+ * millisecond (`atMs`, what a JS Date of it shows): anything else is a foreign or forged cursor.
+ */
+export async function isPageTimeCursorOf(userId: string, id: string, atMs: number, ex: Reader = db()): Promise<boolean> {
+  const [row] = await ex
+    .select({ ms: sql<string>`floor(extract(epoch from ${pageTimes.at}) * 1000)::bigint` })
+    .from(pageTimes)
+    .where(and(eq(pageTimes.id, id), eq(pageTimes.userId, userId)));
+  return row !== undefined && Number(row.ms) === atMs;
 }
 
 export async function countPageTimesOf(userId: string, ex: Reader = db()): Promise<number> {
