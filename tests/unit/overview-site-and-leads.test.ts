@@ -1,6 +1,6 @@
 /** The overview's "Site and leads" rules (src/shared/overview.ts) and the chart box heights. */
 import { describe, expect, it } from 'vitest';
-import { chartHeightClass } from '../../src/components/admin/charts/chart-spec';
+import { chartHeightClass, durationStepMs, formatDuration } from '../../src/components/admin/charts/chart-spec';
 import { changeInWords, leadPeriodRange } from '../../src/shared/lead-events';
 import { chronologicalDays, conversionRate, formatRate, periodDayKeys, rateChangeInWords, shortDayLabel, trafficSourceLabel } from '../../src/shared/overview';
 
@@ -73,5 +73,21 @@ describe('chart box height', () => {
     expect(chartHeightClass(240)).toBe('h-[240px]');
     expect(chartHeightClass(241)).toBe('h-[280px]');
     expect(chartHeightClass(5000)).toBe('h-[420px]');
+  });
+});
+
+describe('a duration axis', () => {
+  it('steps by round durations, so no two ticks read the same', () => {
+    expect(durationStepMs(4_000)).toBe(1_000);
+    expect(durationStepMs(4_500)).toBe(1_000);
+    expect(durationStepMs(7_000)).toBe(2_000);
+    expect(durationStepMs(90_000)).toBe(15_000);
+    expect(durationStepMs(3 * 3_600_000)).toBe(1_800_000);
+    for (const max of [1_500, 4_000, 9_999, 61_000, 250_000, 5_000_000]) {
+      const step = durationStepMs(max);
+      const labels = Array.from({ length: Math.floor(max / step) + 1 }, (_, i) => formatDuration(i * step));
+      expect(new Set(labels).size).toBe(labels.length);
+      expect(labels.length).toBeLessThanOrEqual(7);
+    }
   });
 });

@@ -61,3 +61,14 @@ const HEIGHT_CLASSES: readonly [number, string][] = [
 export function chartHeightClass(px: number): string {
   return (HEIGHT_CLASSES.find(([h]) => h >= px) ?? HEIGHT_CLASSES.at(-1)!)[1];
 }
+
+/** Steps a duration axis may take: whole seconds, minutes and hours people read at a glance. */
+const DURATION_STEPS_MS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14_400, 43_200, 86_400].map((s) => s * 1000);
+
+/**
+ * The tick step of a duration axis reaching `maxMs`: the smallest round duration giving at most `ticks`
+ * steps, so labels never repeat ("1s 1s 2s" when Chart.js picks half seconds).
+ */
+export function durationStepMs(maxMs: number, ticks = 6): number {
+  return DURATION_STEPS_MS.find((step) => maxMs / step <= ticks) ?? DURATION_STEPS_MS[DURATION_STEPS_MS.length - 1]!;
+}

@@ -15,7 +15,7 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js';
-import { CHART_COLOURS, formatValue, type ChartSpec } from './chart-spec';
+import { CHART_COLOURS, durationStepMs, formatValue, type ChartSpec } from './chart-spec';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Tooltip, Legend, Filler);
 
@@ -63,7 +63,11 @@ export function drawCharts(root: ParentNode) {
           [horizontal ? 'x' : 'y']: {
             stacked: spec.stacked === true,
             beginAtZero: true,
-            ticks: { precision: 0, callback: (v) => formatValue(Number(v), spec.unit) },
+            ticks: {
+              precision: 0,
+              ...(spec.unit === 'duration' && { stepSize: durationStepMs(Math.max(0, ...spec.series.flatMap((s) => s.values))) }),
+              callback: (v) => formatValue(Number(v), spec.unit),
+            },
           },
           [horizontal ? 'y' : 'x']: {
             stacked: spec.stacked === true,
