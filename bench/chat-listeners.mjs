@@ -36,7 +36,9 @@ const clientIp = (i) => `198.51.${Math.floor(i / 250)}.${(i % 250) + 1}`;
 
 async function createConversation(base, i) {
   const visitorId = randomBytes(16).toString('hex');
-  const res = await fetch(`${base}/api/chat/messages`, {
+  // One retry on a network error: the first request may meet a keep-alive socket the server closed
+  // while (h) ran in its own process ("fetch failed"), which says nothing about the chat.
+  const post = () => fetch(`${base}/api/chat/messages`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -46,6 +48,7 @@ async function createConversation(base, i) {
     },
     body: JSON.stringify({ body: `Hello, this is widget ${i}. What services do you offer?` }),
   });
+  const res = await post().catch((err) => (err instanceof TypeError ? post() : Promise.reject(err)));
   if (res.status !== 200) throw new Error(`POST /api/chat/messages answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
   const sent = await res.json();
   return { id: sent.conversation.id, token: sent.conversation.streamToken, lastSeq: sent.messages.at(-1).seq, clientIp: clientIp(i) };
