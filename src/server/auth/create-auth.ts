@@ -16,6 +16,7 @@ import { recordSignUp } from '../modules/leads/service';
 import { promoteIfFirstVerifiedUser } from '../modules/users/service';
 import { accountPlugin } from './account-plugin';
 import { disabledAccounts } from './disabled-accounts';
+import { firebasePasswordUpgrade, verifyStoredPassword } from './firebase-upgrade';
 import { signInThrottle } from './sign-in-throttle';
 import {
   AUTH_BASE_PATH,
@@ -32,7 +33,7 @@ import {
   VERIFY_EMAIL_PAGE,
 } from './constants';
 import { afterHook, beforeHook } from './hooks';
-import { hashPassword, verifyPassword } from './password-hash';
+import { hashPassword } from './password-hash';
 
 export interface AuthDeps {
   db: Database;
@@ -106,7 +107,8 @@ export function createAuth({ db, siteUrl, trustedOrigins, secret, mailer, siteNa
       autoSignIn: true,
       minPasswordLength: MIN_PASSWORD_LENGTH,
       maxPasswordLength: MAX_PASSWORD_LENGTH,
-      password: { hash: (password: string) => hashPassword(password), verify: verifyPassword },
+      // Our PHC hashes, and Firebase's modified scrypt for members moved in (decision 015).
+      password: { hash: (password: string) => hashPassword(password), verify: verifyStoredPassword(db) },
       resetPasswordTokenExpiresIn: RESET_LINK_SECONDS,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, token }) => {
@@ -191,6 +193,8 @@ export function createAuth({ db, siteUrl, trustedOrigins, secret, mailer, siteNa
       accountPlugin({ onPasswordChanged: (user) => send((site) => passwordChangedEmail(user, site, link(SIGN_IN_PAGE))) }),
       disabledAccounts(),
       signInThrottle(db),
+      // After a successful sign-in, a Firebase hash still on the account is replaced with argon2id.
+      firebasePasswordUpgrade(db),
     ],
     // 'info' routes better-auth's own messages to pino (which filters by LOG_LEVEL) instead of console.
     logger: {
