@@ -58,15 +58,16 @@ const storageUrl = (folder: string, id: string) =>
 /** Firestore's auto ids for articles: the slug is a field, as the seed's Article has both. */
 export const ARTICLE_DOC_IDS = ['Zq1vT8mN2kLp0sWx4yRa', 'Hd7cF3jK9bQe2uYt6iOp', 'Lm5nB8vC1xZa3sDf7gHj', 'Pq2wE4rT6yU8iO0pAs1d', 'Fg3hJ5kL7zX9cV1bN2mQ', 'Wr4tY6uI8oP0aS2dF4gH'];
 
+/** A fresh copy on every call: tests change it, and the seed's own lists must never be touched. */
 export function goodSource(): FirestoreSource {
   const services: FirestoreDoc[] = DEMO_SERVICES.map((s, i) => ({
     id: s.id,
     // Seed fields only (no description: that is this site's addition); this app also stored the id.
-    data: { id: s.id, name: s.name, picture: storageUrl('services', s.id), price: s.price, shortText: s.shortText, benefits: s.benefits, order: i, createdAt: ts(120 - i) },
+    data: { id: s.id, name: s.name, picture: storageUrl('services', s.id), price: s.price, shortText: s.shortText, benefits: [...s.benefits], order: i, createdAt: ts(120 - i) },
   }));
   const demos: FirestoreDoc[] = DEMO_BUILDS.map((d, i) => ({
     id: d.id,
-    data: { name: d.name, profilePicture: storageUrl('demos', d.id), shortText: d.shortText, suitableFor: d.suitableFor, order: i, createdAt: ts(90), updatedAt: ts(15 - i) },
+    data: { name: d.name, profilePicture: storageUrl('demos', d.id), shortText: d.shortText, suitableFor: [...d.suitableFor], order: i, createdAt: ts(90), updatedAt: ts(15 - i) },
   }));
   const packages: FirestoreDoc[] = DEMO_PACKAGES.map((p, i) => ({
     id: p.id,
@@ -78,9 +79,9 @@ export function goodSource(): FirestoreSource {
       priceSetup: p.priceSetup,
       priceMonthly: p.priceMonthly,
       // One package stored references instead of ids; the order is what the site shows.
-      includedServiceIds: i === 2 ? p.includedServiceIds.map((id) => new FakeDocumentReference(id, 'services')) : p.includedServiceIds,
+      includedServiceIds: i === 2 ? p.includedServiceIds.map((id) => new FakeDocumentReference(id, 'services')) : [...p.includedServiceIds],
       // A list of nested maps.
-      features: p.features,
+      features: structuredClone(p.features),
       isActive: p.isActive,
       order: i,
       createdAt: ts(110),
@@ -98,7 +99,7 @@ export function goodSource(): FirestoreSource {
       featuredImageAlt: a.featuredImageAlt,
       authorName: a.author.name,
       authorImage: '',
-      tags: a.tags,
+      tags: [...a.tags],
       published: a.published,
       createdAt: ts(a.daysAgo),
     },

@@ -132,7 +132,7 @@ function mapMembers(source: FirestoreSource, now: number): { users: ImportedUser
   for (const [uid, docs] of Object.entries(source.pageViews)) {
     const collection = pageViewsCollection(uid);
     if (!known.has(uid)) {
-      if (docs.length > 0) problems.push({ collection, id: '', field: '', message: `there is no users/${uid} document for these ${docs.length} page views` });
+      if (docs.length > 0) problems.push({ collection, id: '', field: '', message: `there is no users/${uid} document for ${docs.length === 1 ? 'this page view' : `these ${docs.length} page views`}` });
       continue;
     }
     for (const doc of docs) {

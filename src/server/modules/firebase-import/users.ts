@@ -87,9 +87,10 @@ const profileSchema = z.strictObject({
 
 export function mapUserProfile(uid: string, data: JsonObject): Parsed<ImportedUser> {
   const parsed = profileSchema.safeParse(data, { error: describeIssue });
-  if (!parsed.success) return { ok: false, problems: issuesOf(parsed.error) };
-  const { uid: storedUid, phone, website, signupSource, createdAt, ...profile } = parsed.data;
-  if (storedUid !== undefined && storedUid !== uid) return { ok: false, problems: [{ path: ['uid'], message: `must be the document id "${uid}"` }] };
+  // Some apps store the uid in the profile too; it must agree with the document id (what Auth knows).
+  const uidProblems = data.uid !== undefined && data.uid !== uid ? [{ path: ['uid'], message: `must be the document id "${uid}"` }] : [];
+  if (!parsed.success || uidProblems.length > 0) return { ok: false, problems: [...uidProblems, ...(parsed.success ? [] : issuesOf(parsed.error))] };
+  const { uid: _sameUid, phone, website, signupSource, createdAt, ...profile } = parsed.data;
   return {
     ok: true,
     value: {
