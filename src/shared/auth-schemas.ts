@@ -35,7 +35,7 @@ const noControlChars = (s: string) => !FORBIDDEN_CHARS.test(s);
 const NAME_PATTERN = /^[\p{L}\p{M} '’.-]+$/u;
 const HAS_LETTER = /\p{L}/u;
 
-const personName = (label: string) =>
+export const personName = (label: string) =>
   z
     .string({ error: `${label} is required` })
     .trim()

@@ -180,9 +180,24 @@ function sortProblems(problems: RawProblem[]): Problem[] {
     .map(({ p }) => ({ path: formatPath(p.path), message: p.message }));
 }
 
+/** A problem with its path as a list (`['services', 2, 'name']`), for callers that map positions back. */
+export type PathProblem = RawProblem;
+
 export async function validateContentBundle(input: unknown, existing: ExistingContent): Promise<Validation> {
+  const checked = await checkContentBundle(input, existing);
+  return checked.ok ? checked : { ok: false, problems: sortProblems(checked.problems) };
+}
+
+/**
+ * The same checks with unformatted paths, unsorted: the Firebase importer turns `articles[3]` back into
+ * the Firestore document it came from.
+ */
+export async function checkContentBundle(
+  input: unknown,
+  existing: ExistingContent,
+): Promise<{ ok: true; bundle: ContentBundle } | { ok: false; problems: PathProblem[] }> {
   const envelope = envelopeProblem(input);
-  if (envelope) return { ok: false, problems: sortProblems([envelope]) };
+  if (envelope) return { ok: false, problems: [envelope] };
   const file = input as RawRecord;
 
   const { problems: schema, bundle } = schemaProblems(file);
@@ -196,6 +211,6 @@ export async function validateContentBundle(input: unknown, existing: ExistingCo
     ...mediaReferenceProblems(file, existing),
     ...(await mediaBytesProblems(file, schema)),
   ];
-  if (problems.length > 0 || !bundle) return { ok: false, problems: sortProblems(problems) };
+  if (problems.length > 0 || !bundle) return { ok: false, problems };
   return { ok: true, bundle };
 }
