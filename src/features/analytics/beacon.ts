@@ -8,7 +8,11 @@
 const params = new URLSearchParams(location.search);
 const utm = (name: string) => params.get(`utm_${name}`)?.slice(0, 100) || undefined;
 
+let sent = false;
+
 function send() {
+  if (sent) return;
+  sent = true;
   const body = JSON.stringify({
     p: location.pathname,
     r: document.referrer.slice(0, 1024),
@@ -24,5 +28,11 @@ function send() {
 const later = () => (self.requestIdleCallback ?? setTimeout)(send);
 if (document.readyState === 'complete') later();
 else addEventListener('load', later, { once: true });
+// A visitor who leaves before the page is idle still viewed it: the beacon goes as the page is left.
+addEventListener('pagehide', send);
 // Back or forward to a page kept in the back/forward cache runs no script again, yet it is a view.
-addEventListener('pageshow', (event) => event.persisted && later());
+addEventListener('pageshow', (event) => {
+  if (!event.persisted) return;
+  sent = false;
+  later();
+});
