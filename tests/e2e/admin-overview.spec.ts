@@ -125,14 +125,16 @@ test('a visitor’s page views appear in the overview without any cookie being s
 
   const visitor = await browser.newContext({ storageState: { cookies: [], origins: [] }, userAgent: DESKTOP_CHROME, extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
   const tab = await visitor.newPage();
-  const beacons: number[] = [];
-  tab.on('response', (r) => new URL(r.url()).pathname === '/api/visits' && beacons.push(r.status()));
-  await tab.goto('/');
-  await tab.goto('/services', { waitUntil: 'networkidle' });
+  // Each page's beacon is awaited before the next navigation: one sent as a page is left cannot be
+  // observed here, and this test is about the overview, not about when the beacon leaves.
+  const beaconOf = () => tab.waitForResponse((r) => new URL(r.url()).pathname === '/api/visits');
+  for (const path of ['/', '/services']) {
+    const answered = beaconOf();
+    await tab.goto(path);
+    expect((await answered).status(), `the beacon of ${path}`).toBe(204);
+  }
   expect(await visitor.cookies()).toEqual([]);
-  // Closing the tab lets a beacon sent when the page is hidden go too.
   await visitor.close();
-  expect(beacons.every((status) => status < 300), `beacon answers ${beacons.join(', ')}`).toBe(true);
 
   // Counts are flushed every 2 s. The admin's own browser says HeadlessChrome: a bot, never counted.
   await expect
