@@ -5,7 +5,6 @@
 //   node bench/run.mjs [--rebuild] [--duration=10]
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -17,6 +16,7 @@ import { benchArticle } from './fixtures.mjs';
 import { countsMatch, VISITS_TARGET, visitsIngest } from './visits-ingest.mjs';
 import { READS_TARGET_MS, serverP95 } from './admin-reads.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
+import { freePort } from './free-port.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const distDir = path.join(root, 'dist-bench');
@@ -63,17 +63,6 @@ function buildIfNeeded() {
     if (r.status !== 0) throw new Error('astro build failed');
     fs.writeFileSync(stamp, new Date().toISOString());
   }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 let server;

@@ -8,10 +8,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
+import { freePort } from './free-port.mjs';
 
 export const VISITS_TARGET = { beaconsPerSecond: 1000, errors: 0 };
 
@@ -38,17 +38,6 @@ const ENTRIES = [
 
 function log(msg) {
   process.stderr.write(`bench (visits): ${msg}\n`);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function startServer(dataDir, distDir) {

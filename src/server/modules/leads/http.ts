@@ -8,6 +8,7 @@ import { getSession } from '../../auth';
 import { config } from '../../config';
 import { db } from '../../db';
 import { readSession } from '../../guards/session';
+import { jsonResponse } from '../../http/admin-api';
 import { BodyError, parseJsonBody, readBodyCapped } from '../../http/request-body';
 import { clientIpOf } from '../../http/client-ip';
 import { logger } from '../../logger';
@@ -16,9 +17,6 @@ import { recordBookCall } from './service';
 
 const HEADERS = { 'Cache-Control': 'private, no-store' };
 
-const json = (status: number, body: object, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { ...HEADERS, ...headers, 'Content-Type': 'application/json' } });
-
 /** `sessionOf` is the app's session lookup; tests pass their own auth instance's. */
 export async function handleLeadEventPost(request: Request, socketAddress: string | undefined, sessionOf: typeof getSession = getSession): Promise<Response> {
   let value: unknown;
@@ -26,12 +24,12 @@ export async function handleLeadEventPost(request: Request, socketAddress: strin
     value = parseJsonBody(await readBodyCapped(request, LEAD_EVENT_MAX_BYTES));
   } catch (err) {
     if (!(err instanceof BodyError)) throw err;
-    return json(err.status, { code: err.code, message: err.message });
+    return jsonResponse(err.status, { code: err.code, message: err.message });
   }
   const parsed = leadEventBodySchema.safeParse(value ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return json(400, { code: 'INVALID_INPUT', message: issue?.message ?? 'The event is not valid.', field: String(issue?.path[0] ?? '') });
+    return jsonResponse(400, { code: 'INVALID_INPUT', message: issue?.message ?? 'The event is not valid.', field: String(issue?.path[0] ?? '') });
   }
   try {
     const session = await readSession(request.headers, sessionOf);
@@ -39,11 +37,11 @@ export async function handleLeadEventPost(request: Request, socketAddress: strin
     const clientIp = clientIpOf(request, socketAddress, config().TRUSTED_PROXY_IP_HEADER);
     const result = await recordBookCall(parsed.data, { clientIp, member }, db());
     if (result.kind === 'rate-limited') {
-      return json(429, { code: 'RATE_LIMITED', message: 'Too many events from your connection.', retryAfterSeconds: result.retryAfterSeconds }, { 'Retry-After': String(result.retryAfterSeconds) });
+      return jsonResponse(429, { code: 'RATE_LIMITED', message: 'Too many events from your connection.', retryAfterSeconds: result.retryAfterSeconds }, { 'Retry-After': String(result.retryAfterSeconds) });
     }
     return new Response(null, { status: 204, headers: HEADERS });
   } catch (err) {
     logger.error({ err }, 'lead event not recorded');
-    return json(503, { code: 'UNAVAILABLE', message: 'The event could not be recorded. Please try again later.' }, { 'Retry-After': '30' });
+    return jsonResponse(503, { code: 'UNAVAILABLE', message: 'The event could not be recorded. Please try again later.' }, { 'Retry-After': '30' });
   }
 }

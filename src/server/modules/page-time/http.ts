@@ -8,15 +8,13 @@
  */
 import { getSession } from '../../auth';
 import { readSession } from '../../guards/session';
+import { jsonResponse } from '../../http/admin-api';
 import { BodyError, parseJsonBody, readBodyCapped } from '../../http/request-body';
 import { logger } from '../../logger';
 import { PAGE_TIME_MAX_BYTES } from '../../../shared/page-time';
 import { recordPageTime } from './service';
 
 const HEADERS = { 'Cache-Control': 'private, no-store' };
-
-const json = (status: number, body: object, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { ...HEADERS, ...headers, 'Content-Type': 'application/json' } });
 
 /** `sessionOf` is the app's session lookup; tests pass their own auth instance's. */
 export async function handlePageViewPost(request: Request, sessionOf: typeof getSession = getSession, now = Date.now): Promise<Response> {
@@ -25,19 +23,19 @@ export async function handlePageViewPost(request: Request, sessionOf: typeof get
     value = parseJsonBody(await readBodyCapped(request, PAGE_TIME_MAX_BYTES));
   } catch (err) {
     if (!(err instanceof BodyError)) throw err;
-    return json(err.status, { code: err.code, message: err.message });
+    return jsonResponse(err.status, { code: err.code, message: err.message });
   }
   try {
     const session = await readSession(request.headers, sessionOf);
-    if (!session) return json(401, { code: 'UNAUTHORIZED', message: 'Sign in to record time on pages.' });
+    if (!session) return jsonResponse(401, { code: 'UNAUTHORIZED', message: 'Sign in to record time on pages.' });
     const result = await recordPageTime(value, session.user, now());
     switch (result.kind) {
       case 'invalid':
-        return json(400, { code: 'INVALID_INPUT', message: result.message, field: result.field });
+        return jsonResponse(400, { code: 'INVALID_INPUT', message: result.message, field: result.field });
       case 'forbidden':
-        return json(403, { code: 'FORBIDDEN', message: 'A record can only be for the signed-in member.' });
+        return jsonResponse(403, { code: 'FORBIDDEN', message: 'A record can only be for the signed-in member.' });
       case 'rate-limited':
-        return json(
+        return jsonResponse(
           429,
           { code: 'RATE_LIMITED', message: 'Too many records. Please try again later.', retryAfterSeconds: result.retryAfterSeconds },
           { 'Retry-After': String(result.retryAfterSeconds) },
@@ -47,6 +45,6 @@ export async function handlePageViewPost(request: Request, sessionOf: typeof get
     }
   } catch (err) {
     logger.error({ err }, 'page-time record not stored');
-    return json(503, { code: 'UNAVAILABLE', message: 'The record could not be stored. Please try again later.' }, { 'Retry-After': '30' });
+    return jsonResponse(503, { code: 'UNAVAILABLE', message: 'The record could not be stored. Please try again later.' }, { 'Retry-After': '30' });
   }
 }
