@@ -5,6 +5,7 @@
  */
 import { EMPTY_STATES } from './constants';
 import { siteContentSchema, type SiteContent } from './site-content';
+import { plural } from './plural';
 
 export interface AttentionFacts {
   site: SiteContent;
@@ -28,7 +29,6 @@ export interface AttentionItem {
 /** The site texts as they ship: a value still equal to one of these is the example agency's, not the owner's. */
 const EXAMPLE = siteContentSchema.parse({});
 
-const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const isAre = (n: number) => (n === 1 ? 'is' : 'are');
 
 export function attentionItems(f: AttentionFacts): AttentionItem[] {
@@ -70,7 +70,7 @@ export function attentionItems(f: AttentionFacts): AttentionItem[] {
     items.push({
       key: 'inactive-packages',
       tone: 'info',
-      text: `${count(f.packages.inactive, 'package')} ${isAre(f.packages.inactive)} inactive: only admins see ${f.packages.inactive === 1 ? 'it' : 'them'}.`,
+      text: `${plural(f.packages.inactive, 'package')} ${isAre(f.packages.inactive)} inactive: only admins see ${f.packages.inactive === 1 ? 'it' : 'them'}.`,
       href: '/admin/packages',
       action: 'Open the packages',
     });
@@ -80,7 +80,7 @@ export function attentionItems(f: AttentionFacts): AttentionItem[] {
     items.push({
       key: 'articles-without-alt',
       tone: 'warning',
-      text: `${count(n, 'article')} ${n === 1 ? 'has' : 'have'} a featured image without alt text: people using a screen reader do not know what it shows.`,
+      text: `${plural(n, 'article')} ${n === 1 ? 'has' : 'have'} a featured image without alt text: people using a screen reader do not know what it shows.`,
       href: '/admin/articles',
       action: 'Open the articles',
     });
@@ -90,7 +90,7 @@ export function attentionItems(f: AttentionFacts): AttentionItem[] {
     items.push({
       key: 'article-drafts',
       tone: 'info',
-      text: `${count(n, 'article')} ${isAre(n)} not published yet: visitors do not see ${n === 1 ? 'it' : 'them'}.`,
+      text: `${plural(n, 'article')} ${isAre(n)} not published yet: visitors do not see ${n === 1 ? 'it' : 'them'}.`,
       href: '/admin/articles',
       action: 'Open the articles',
     });

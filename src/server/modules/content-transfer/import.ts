@@ -22,6 +22,7 @@ import {
   type Executor,
 } from './repository';
 import { validateContentBundle, type Problem } from './validate';
+import { plural } from '../../../shared/plural';
 
 export interface ImportSummary {
   services: number;
@@ -139,7 +140,6 @@ export async function importContentBundleIn(tx: Executor, input: unknown, now: D
 
 /** "6 services, 5 demos, …" for the CLI and the admin screen. */
 export function describeImportSummary(s: ImportSummary): string {
-  const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
   const parts = [
     plural(s.services, 'service'),
     plural(s.demos, 'demo'),

@@ -1,0 +1,48 @@
+/**
+ * The service-account key file `--service-account` names (Firebase console → Project settings → Service
+ * accounts → Generate new private key). Checked here so a wrong file gets one clear line before any
+ * request to Google. The key is read from the file only and kept in memory: nothing here logs it, and
+ * messages name fields, never values.
+ */
+import fs from 'node:fs';
+import { z } from '../../../shared/zod';
+
+export class ServiceAccountError extends Error {}
+
+export interface ServiceAccountKey {
+  projectId: string | undefined;
+  clientEmail: string;
+  privateKey: string;
+}
+
+const keySchema = z.object({
+  type: z.literal('service_account', { error: 'is not "service_account"' }),
+  project_id: z.string().trim().min(1).optional(),
+  client_email: z.string({ error: 'is missing' }).trim().email({ error: 'is not an email address' }),
+  private_key: z
+    .string({ error: 'is missing' })
+    .refine((k) => k.includes('-----BEGIN PRIVATE KEY-----') && k.includes('-----END PRIVATE KEY-----'), { error: 'is not a PEM private key' }),
+});
+
+export function readServiceAccountKey(file: string): ServiceAccountKey {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ServiceAccountError(`Cannot read the service-account key ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    // Not the parser's message: it may quote part of the file, which may be the key.
+    throw new ServiceAccountError(`${file} is not a service-account key: it is not JSON`);
+  }
+  const parsed = keySchema.safeParse(json);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => `${i.path.join('.') || 'the file'} ${i.message}`);
+    throw new ServiceAccountError(`${file} is not a service-account key (Firebase console → Project settings → Service accounts → Generate new private key): ${fields.join('; ')}`);
+  }
+  return { projectId: parsed.data.project_id, clientEmail: parsed.data.client_email, privateKey: parsed.data.private_key };
+}
