@@ -73,6 +73,8 @@ async function startAuthEmulator(projectId: string) {
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+  // A spawn failure (no firebase-tools installed) is reported with the output below, not thrown apart.
+  child.on('error', (err) => (output += `\n${err.message}`));
 
   const stop = async () => {
     killGroup(child, 'SIGTERM');
