@@ -119,11 +119,15 @@ async function writeAll(db: Firestore, writes: Array<[path: string, data: unknow
   }
 }
 
+// Names as the site's sign-up takes them (letters, spaces, ' - .): digits would be refused by the importer.
+const FIRST_NAMES = ['Ava', 'Noah', 'Mia', 'Liam', 'Zoë', 'Omar', 'Ines', 'Kai', 'Maria José', 'Chloé'];
+const LAST_NAMES = ['Okafor', "O'Brien", 'Nguyen', 'Smith-Jones', 'Kowalski', 'García', 'St. Clair', 'Lindqvist', 'Haddad', 'Tanaka', 'Müller'];
+
 /** A deterministic generated member: profile fields vary the way sign-ups left them. */
 function generatedProfile(n: number, now: number) {
   const uid = `gen${String(n).padStart(4, '0')}${crypto.createHash('sha1').update(String(n)).digest('hex').slice(0, 21)}`;
   const createdAt = Timestamp.fromMillis(now - (300 - (n % 250)) * DAY - n * 60_000);
-  const profile: Record<string, unknown> = { uid, email: `member${n}@example.com`, firstName: `First${n}`, lastName: `Last${n}`, role: 'user', createdAt };
+  const profile: Record<string, unknown> = { uid, email: `member${n}@example.com`, firstName: FIRST_NAMES[n % FIRST_NAMES.length]!, lastName: LAST_NAMES[(n * 7) % LAST_NAMES.length]!, role: 'user', createdAt };
   if (n % 3 === 0) profile.phone = `+1 555 010 ${String(n % 10_000).padStart(4, '0')}`;
   if (n % 4 === 0) profile.website = `https://member${n}.example.com`;
   if (n % 5 === 0) profile.signupSource = n % 10 === 0 ? '/packages' : `/package/${DEMO_PACKAGES[n % DEMO_PACKAGES.length]!.id}`;

@@ -34,12 +34,11 @@ async function upsertRows<T extends PgTable>(tx: Executor, table: T, key: string
 // ---------------------------------------------------------------------------------------------------------
 // Reads
 
+/** One query at a time: inside a transaction on PostgreSQL they share one connection (pg refuses overlap). */
 export async function readExistingRefs(tx: Executor) {
-  const [serviceRows, mediaRows, articleRows] = await Promise.all([
-    tx.select({ id: services.id }).from(services),
-    tx.select({ id: media.id }).from(media),
-    tx.select({ id: articles.id, slug: articles.slug }).from(articles),
-  ]);
+  const serviceRows = await tx.select({ id: services.id }).from(services);
+  const mediaRows = await tx.select({ id: media.id }).from(media);
+  const articleRows = await tx.select({ id: articles.id, slug: articles.slug }).from(articles);
   return {
     serviceIds: new Set(serviceRows.map((r) => r.id)),
     mediaIds: new Set(mediaRows.map((r) => r.id)),
@@ -47,19 +46,18 @@ export async function readExistingRefs(tx: Executor) {
   };
 }
 
+/** In turn, not in parallel: a transaction on PostgreSQL is one connection (see readExistingRefs). */
 export async function readAllContent(tx: Executor) {
-  const [serviceRows, demoRows, packageRows, links, articleRows, faqRows, seoRows, mediaRows, configRows] = await Promise.all([
-    tx.select().from(services).orderBy(asc(services.order), asc(services.createdAt), asc(services.id)),
-    tx.select().from(demos).orderBy(asc(demos.order), asc(demos.createdAt), asc(demos.id)),
-    tx.select().from(packages).orderBy(asc(packages.order), asc(packages.createdAt), asc(packages.id)),
-    tx.select().from(packageServices).orderBy(asc(packageServices.packageId), asc(packageServices.position)),
-    tx.select().from(articles).orderBy(asc(articles.createdAt), asc(articles.id)),
-    tx.select().from(faqs).orderBy(asc(faqs.order), asc(faqs.createdAt), asc(faqs.id)),
-    tx.select().from(seoPages).orderBy(asc(seoPages.path)),
-    // By id only: created-at differs between installs, the content hash does not.
-    tx.select().from(media).orderBy(asc(media.id)),
-    tx.select({ key: appConfig.key, value: appConfig.value }).from(appConfig),
-  ]);
+  const serviceRows = await tx.select().from(services).orderBy(asc(services.order), asc(services.createdAt), asc(services.id));
+  const demoRows = await tx.select().from(demos).orderBy(asc(demos.order), asc(demos.createdAt), asc(demos.id));
+  const packageRows = await tx.select().from(packages).orderBy(asc(packages.order), asc(packages.createdAt), asc(packages.id));
+  const links = await tx.select().from(packageServices).orderBy(asc(packageServices.packageId), asc(packageServices.position));
+  const articleRows = await tx.select().from(articles).orderBy(asc(articles.createdAt), asc(articles.id));
+  const faqRows = await tx.select().from(faqs).orderBy(asc(faqs.order), asc(faqs.createdAt), asc(faqs.id));
+  const seoRows = await tx.select().from(seoPages).orderBy(asc(seoPages.path));
+  // By id only: created-at differs between installs, the content hash does not.
+  const mediaRows = await tx.select().from(media).orderBy(asc(media.id));
+  const configRows = await tx.select({ key: appConfig.key, value: appConfig.value }).from(appConfig);
   return {
     services: serviceRows,
     demos: demoRows,

@@ -22,7 +22,7 @@ export function describeImportReport(project: FirebaseProject, result: PlanResul
       'To import:',
       `  content: ${plural(c.services, 'service')}, ${plural(c.demos, 'demo')}, ${plural(c.packages, 'package')}, ${plural(c.articles, 'article')}, ${plural(c.faqs, 'FAQ')}` +
         (c.landingPageConfig ? ', the landing page layout' : ''),
-      `  members: ${c.members} (${plural(c.admins, 'admin')}; ${c.withPassword} sign in with their Firebase password; ${c.disabled} disabled)` +
+      `  members: ${c.members} (${plural(c.admins, 'admin')}, ${c.withPassword} with their Firebase password, ${c.disabled} disabled)` +
         (c.joined > 0 ? `; ${c.joined} joined to an account already on this site` : ''),
       `  page views: ${c.pageViews}`,
     );
