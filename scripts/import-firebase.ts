@@ -142,7 +142,7 @@ await runWithDatabase(async ({ handle }) => {
       ...(batchSize ? { batchSize } : {}),
       onProgress: (p) => {
         writing.update(p.done, p.total);
-        if (interrupted && p.done < p.total) throw new Interrupted(`Stopped after ${p.done} of ${p.total} records. Run the same command again to resume.`);
+        if (interrupted && p.done < p.total) throw new Interrupted(`Stopped after ${p.done.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} records. Run the same command again to resume.`);
       },
     });
     writing.stop();

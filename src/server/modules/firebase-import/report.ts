@@ -22,9 +22,9 @@ export function describeImportReport(project: FirebaseProject, result: PlanResul
       'To import:',
       `  content: ${plural(c.services, 'service')}, ${plural(c.demos, 'demo')}, ${plural(c.packages, 'package')}, ${plural(c.articles, 'article')}, ${plural(c.faqs, 'FAQ')}` +
         (c.landingPageConfig ? ', the landing page layout' : ''),
-      `  members: ${c.members} (${plural(c.admins, 'admin')}, ${c.withPassword} with their Firebase password, ${c.disabled} disabled)` +
+      `  members: ${c.members.toLocaleString('en-US')} (${plural(c.admins, 'admin')}, ${c.withPassword.toLocaleString('en-US')} with their Firebase password, ${c.disabled.toLocaleString('en-US')} disabled)` +
         (c.joined > 0 ? `; ${c.joined} joined to an account already on this site` : ''),
-      `  page views: ${c.pageViews}`,
+      `  page views: ${c.pageViews.toLocaleString('en-US')}`,
     );
   }
   if (result.notes.length > 0) {
@@ -34,6 +34,6 @@ export function describeImportReport(project: FirebaseProject, result: PlanResul
 }
 
 export function describeWriteResult(w: WriteResult): string {
-  const resumed = w.resumedBatches > 0 ? ` (resumed: ${w.resumedBatches} of ${w.batches} batches were written by the interrupted run)` : '';
+  const resumed = w.resumedBatches > 0 ? ` (resumed: ${w.resumedBatches.toLocaleString('en-US')} of ${w.batches.toLocaleString('en-US')} batches were written by the interrupted run)` : '';
   return `Imported ${plural(w.members, 'member')}, ${plural(w.pageTimes, 'page view')} and the content${resumed}. Members sign in with their Firebase email and password.`;
 }

@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, like, or, sql, type AnyColumn } from 'drizzle-orm';
-import { FIREBASE_HASH_PREFIX, toStoredConfig, type FirebaseHashConfig } from '../../auth/firebase-password';
+import { FIREBASE_HASH_PREFIX, type FirebaseHashConfig } from '../../auth/firebase-password';
 import type { Database } from '../../db/client';
 import { accounts, appConfig, pageTimes, sessions, users } from '../../db/schema';
 import type { ContentBundleInput } from '../../../shared/content-bundle';
@@ -54,12 +54,13 @@ interface Checkpoint {
 
 const excluded = (column: AnyColumn) => sql`excluded.${sql.identifier(column.name)}`;
 
-/** Same data, same digest: what tells a resumable checkpoint from one of another import. */
+/**
+ * Same records, same digest: what tells a resumable checkpoint from one of another import. The hash config
+ * is left out: a resumed run need not repeat --auth-hash-config (the first run stored it).
+ */
 function digestOf(plan: ImportPlan): string {
-  const { hashConfig, ...rest } = plan;
-  return createHash('sha256')
-    .update(JSON.stringify({ ...rest, hashConfig: hashConfig && toStoredConfig(hashConfig) }))
-    .digest('hex');
+  const { hashConfig: _stored, ...records } = plan;
+  return createHash('sha256').update(JSON.stringify(records)).digest('hex');
 }
 
 /**
@@ -233,6 +234,9 @@ export async function writeFirebaseImport(
     });
     if (i > 0 || resumeAt === 0) done += step.records;
     options.onProgress?.({ done, total });
+    // The embedded database answers without leaving the microtask queue: let timers (the progress bar)
+    // and signals (Ctrl-C) run between batches.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return { content: content!, members: plan.members.length, pageTimes: plan.pageTimes.length, resumedBatches: resumeAt, batches: steps.length };
 }
