@@ -15,6 +15,7 @@ import { BENCH_CLIENT_IP_HEADER, CHAT_LISTENER_TARGETS, chatListeners } from './
 import { benchArticle } from './fixtures.mjs';
 import { countsMatch, VISITS_TARGET, visitsIngest } from './visits-ingest.mjs';
 import { READS_TARGET_MS, serverP95 } from './admin-reads.mjs';
+import { describeImport, IMPORT_TARGET, importPasses } from './firebase-import.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
 import { freePort } from './free-port.mjs';
 
@@ -44,10 +45,10 @@ const BENCH_ARTICLES = 1000;
 
 // Whole-run guard: whatever happens, the server is stopped and the process ends.
 const deadline = setTimeout(() => {
-  console.error('bench: gave up after 10 minutes');
+  console.error('bench: gave up after 15 minutes');
   cleanup();
   process.exit(0);
-}, 10 * 60_000);
+}, 15 * 60_000);
 deadline.unref();
 
 function log(msg) {
@@ -178,6 +179,26 @@ function adminReadTimes() {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/admin-reads.mjs', '--json'], { cwd: root, env: { ...env, LOG_LEVEL: 'error' }, encoding: 'utf8', timeout: 300_000 });
   if (r.status !== 0) throw new Error(`admin-reads bench exited with ${r.status}`);
   return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+/** (l) bench/firebase-import.mjs in its own process (its own emulators and databases). */
+function firebaseImportTimes() {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/firebase-import.mjs', '--json'], { cwd: root, env: { ...env, LOG_LEVEL: 'error' }, encoding: 'utf8', timeout: 300_000 });
+  if (r.status !== 0) throw new Error(`firebase-import bench exited with ${r.status}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+function importRows(result) {
+  const target = `≥ ${IMPORT_TARGET.recordsPerSecond.toLocaleString('en')} records/s, total < ${IMPORT_TARGET.totalSeconds} s`;
+  if (!result) return [['(l) Firebase import, 1,000 members', 'n/a', target, mark(false)]];
+  return ['pglite', 'postgres']
+    .filter((engine) => result[engine])
+    .map((engine) => [
+      `(l) Firebase import, ${result.members.toLocaleString('en')} members + ${result.pageViews.toLocaleString('en')} page views, ${engine === 'pglite' ? 'PGlite' : 'PostgreSQL'}`,
+      describeImport(result, engine),
+      target,
+      mark(importPasses(result, engine)),
+    ]);
 }
 
 /** One row per engine: the slowest page's server-time p95 (CPU on PGlite, wall on PostgreSQL), and every page's. */
@@ -392,6 +413,14 @@ async function main() {
     log(`admin reads not measured: ${err instanceof Error ? err.message : err}`);
   }
 
+  log('(l) Firebase import of 1,000 members and 40,000 page views (offline emulators)');
+  let firebaseImport;
+  try {
+    firebaseImport = firebaseImportTimes();
+  } catch (err) {
+    log(`Firebase import not measured: ${err instanceof Error ? err.message : err}`);
+  }
+
   const ratio = staticFile.rps > 0 ? cached.rps / staticFile.rps : 0;
   // Server CPU per request: what a hit costs the server, whatever the load generator manages to parse.
   const cpuRatio = cached.cpuUsPerReq > 0 ? staticFile.cpuUsPerReq / cached.cpuUsPerReq : 0;
@@ -461,6 +490,7 @@ async function main() {
       mark(visits !== undefined && visits.beaconsPerSecond >= VISITS_TARGET.beaconsPerSecond && visits.errors === VISITS_TARGET.errors && countsMatch(visits)),
     ],
     ...readRows(reads),
+    ...importRows(firebaseImport),
   ];
   const errors = [staticFile, cached, uncached].reduce((a, r) => a + r.errors + r.non2xx, 0);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['Measure', 'Result', 'Target', ''][i].length));
@@ -492,6 +522,7 @@ async function main() {
     chatListeners: listeners ?? null,
     visitsIngest: visits ? { ...visits, countsMatch: countsMatch(visits) } : null,
     adminReads: reads ?? null,
+    firebaseImport: firebaseImport ?? null,
     failedResponses: errors,
     targets: TARGETS,
   };

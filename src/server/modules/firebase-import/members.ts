@@ -10,7 +10,7 @@
  *   a member without a password (they can set one with "Forgot your password?"); an account without an
  *   email (phone or anonymous sign-in) cannot sign in here and is left out.
  */
-import { isFirebaseHash, firebaseStoredHash } from '../../auth/firebase-password';
+import { firebaseStoredHash } from '../../auth/firebase-password';
 import type { ImportProblem } from './source';
 import type { ImportedUser } from './users';
 
@@ -70,8 +70,7 @@ function storedPassword(account: AuthAccount): { password?: string; problem?: st
   if (!account.passwordHash) return {};
   if (!account.passwordSalt) return { problem: 'has a password hash but no salt' };
   try {
-    const stored = firebaseStoredHash(standardBase64(account.passwordSalt), standardBase64(account.passwordHash));
-    return isFirebaseHash(stored) ? { password: stored } : {};
+    return { password: firebaseStoredHash(standardBase64(account.passwordSalt), standardBase64(account.passwordHash)) };
   } catch {
     return { problem: 'password hash or salt is not base64' };
   }

@@ -18,7 +18,7 @@ export interface ServiceAccountKey {
 const keySchema = z.object({
   type: z.literal('service_account', { error: 'is not "service_account"' }),
   project_id: z.string().trim().min(1).optional(),
-  client_email: z.string({ error: 'is missing' }).trim().email({ error: 'is not an email address' }),
+  client_email: z.string({ error: 'is missing' }).trim().pipe(z.email({ error: 'is not an email address' })),
   private_key: z
     .string({ error: 'is missing' })
     .refine((k) => k.includes('-----BEGIN PRIVATE KEY-----') && k.includes('-----END PRIVATE KEY-----'), { error: 'is not a PEM private key' }),
