@@ -39,9 +39,8 @@ export function progressBar(label: string): Progress {
       }
     },
     stop() {
-      if (!bar) return;
-      bar.update(last.done);
-      bar.stop();
+      // stop() draws the last value once more (an update with an unchanged value would compute no ETA).
+      bar?.stop();
     },
   };
 }
