@@ -17,6 +17,7 @@ import { DEMO_PACKAGES, DEMO_SERVICES } from '../../src/server/seed/demo-catalog
 import { DEMO_ARTICLES } from '../../src/server/seed/demo-articles';
 import { startFirebaseEmulators, writeServiceAccountKey, type FirebaseEmulators } from '../support/firebase-emulators';
 import { seedFirebaseProject, type SeededMember, type SeededProject } from '../support/firebase-project';
+import { runNode } from '../support/run-process';
 import { gotoHydrated } from './support/accounts';
 import { freePort } from './support/free-port';
 
@@ -33,18 +34,6 @@ const site = () => `http://127.0.0.1:${port}`;
 
 test.describe.configure({ mode: 'serial' });
 
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: root, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   emu = await startFirebaseEmulators();
@@ -58,7 +47,7 @@ test.beforeAll(async () => {
   delete env.DATABASE_URL;
   delete env.TRUSTED_PROXY_IP_HEADER;
   // Not spawnSync: the Firestore emulator runs in this process and must answer the command.
-  const imported = await run(['--import', 'tsx', 'scripts/import-firebase.ts', '--service-account', keyFile, '--auth-hash-config', hashFile, '--apply'], env);
+  const imported = await runNode(['--import', 'tsx', 'scripts/import-firebase.ts', '--service-account', keyFile, '--auth-hash-config', hashFile, '--apply'], { cwd: root, env });
   expect(imported.code, imported.stderr).toBe(0);
   expect(imported.stdout).toContain(`Imported ${project.counts.auth} members`);
   server = spawn(process.execPath, SERVER_NODE_ARGS, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,25 +1,17 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runNode, type ProcessResult } from '../support/run-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'content-cli-'));
 afterAll(() => fs.rmSync(temp, { recursive: true, force: true }));
 
-function runImport(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'content-import.ts'), '--', file], {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: path.join(temp, 'data'), DATABASE_URL: '', LOG_LEVEL: 'silent' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+function runImport(file: string): Promise<ProcessResult> {
+  return runNode(['--import', 'tsx', path.join(root, 'scripts', 'content-import.ts'), '--', file], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: path.join(temp, 'data'), DATABASE_URL: '', LOG_LEVEL: 'silent' },
   });
 }
 

@@ -5,7 +5,6 @@
  * accounts with Firebase scrypt hashes) dry-run, applied, re-applied; a project with bad documents
  * refused whole; bad command lines answered in one line; the key never printed.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +19,7 @@ import { DISABLED_REASON } from '../../src/server/modules/firebase-import/write-
 import { onPostgres } from '../support/db';
 import { startFirebaseEmulators, writeServiceAccountKey, type FirebaseEmulators } from '../support/firebase-emulators';
 import { seedFirebaseProject, type SeededProject } from '../support/firebase-project';
+import { runNode, type ProcessResult } from '../support/run-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'firebase-cli-'));
@@ -34,37 +34,22 @@ let hashFile: string;
 let databaseUrl: string | undefined;
 const printedSoFar: string[] = [];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runImport(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'import-firebase.ts'), '--', ...args], {
-      cwd: root,
-      env: {
-        ...process.env,
-        ...emu?.env,
-        DATA_DIR: dataDir,
-        DATABASE_URL: databaseUrl ?? '',
-        AUTH_SECRET: 'firebase-import-cli-test-secret-0123456789',
-        SEED_DEMO_CONTENT: 'false',
-        LOG_LEVEL: 'silent',
-        ...env,
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      printedSoFar.push(stdout, stderr);
-      resolve({ code, stdout, stderr });
-    });
+async function runImport(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ProcessResult> {
+  const result = await runNode(['--import', 'tsx', path.join(root, 'scripts', 'import-firebase.ts'), '--', ...args], {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...emu?.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl ?? '',
+      AUTH_SECRET: 'firebase-import-cli-test-secret-0123456789',
+      SEED_DEMO_CONTENT: 'false',
+      LOG_LEVEL: 'silent',
+      ...env,
+    },
   });
+  printedSoFar.push(result.stdout, result.stderr);
+  return result;
 }
 
 /** stderr without the progress bar's lines (drawn when a step takes over a second, as on a busy machine). */

@@ -14,19 +14,12 @@ import { planFirebaseImport, type PlanResult } from '../../src/server/modules/fi
 import type { FirebaseProject } from '../../src/server/modules/firebase-import/read-firebase';
 import { CHECKPOINT_KEY, DISABLED_REASON, writeFirebaseImport, type ImportPlan } from '../../src/server/modules/firebase-import/write-import';
 import { Browser, createAuthHarness, type AuthHarness } from '../support/auth';
+import { urlSafe, VECTOR_ACCOUNT, VECTOR_HASH_CONFIG_JSON } from '../support/firebase-vector';
 import { goodSource, NOW } from '../support/firestore-fixture';
 
-// The public test vector of github.com/firebase/scrypt, as listUsers hands it out (URL-safe base64).
-const HASH_CONFIG = firebaseHashConfigSchema.parse({
-  hash_config: {
-    algorithm: 'SCRYPT',
-    base64_signer_key: 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==',
-    base64_salt_separator: 'Bw==',
-    rounds: 8,
-    mem_cost: 14,
-  },
-});
-const VECTOR = { password: 'user1password', salt: '42xEC-ixf3L2lw==', hash: 'lSrfV15cpx95_sZS2W9c9Kp6i_LVgQNDNC_qzrCnh1SAyZvqmZqAjTdn3aoItz-VHjoZilo78198JAdRuid5lQ==' };
+const HASH_CONFIG = firebaseHashConfigSchema.parse(VECTOR_HASH_CONFIG_JSON);
+// The test vector's account as listUsers hands it out (URL-safe base64).
+const VECTOR = { password: VECTOR_ACCOUNT.password, salt: urlSafe(VECTOR_ACCOUNT.salt), hash: urlSafe(VECTOR_ACCOUNT.hash) };
 
 const OWNER = 'kR2mX9pQ4tV7wY1zA3bC5dE6fG8h';
 const SAM = 'uA1bC2dE3fG4hI5jK6lM7nO8pQ9r';
@@ -95,7 +88,7 @@ describe('planning a Firebase import', () => {
     expect(result.counts).toMatchObject({ services: 6, members: 5, admins: 1, withPassword: 3, disabled: 1, joined: 0, pageViews: 3 });
     const byId = new Map(result.plan.members.map((m) => [m.id, m]));
     expect(byId.get(OWNER)).toMatchObject({ email: 'owner@autoflow.agency', role: 'admin', firstName: 'Elena', emailVerified: true });
-    expect(byId.get(OWNER)!.password).toBe(`$firebase-scrypt$42xEC+ixf3L2lw==$${VECTOR.hash.replace(/-/g, '+').replace(/_/g, '/')}`);
+    expect(byId.get(OWNER)!.password).toBe(`$firebase-scrypt$${VECTOR_ACCOUNT.salt}$${VECTOR_ACCOUNT.hash}`);
     expect(byId.get(SAM)).toMatchObject({ disabled: true, firstName: 'Sam', phone: '+44 20 7946 0958' });
     // A profile without an Auth account: no password, not verified.
     expect(byId.get(QUIET)).toMatchObject({ emailVerified: false, disabled: false });
@@ -187,6 +180,12 @@ describe('writing a Firebase import', () => {
 
   it('a re-run never replaces a password changed here, un-verifies or re-enables an account', async () => {
     await writeFirebaseImport(db(), await okPlan(), { now });
+    // A password changed on Firebase meanwhile (still a Firebase hash here) is updated.
+    const changed = project();
+    changed.accounts[0] = account(OWNER, 'owner@autoflow.agency', { passwordSalt: 'c2FsdA==', passwordHash: 'aGFzaA==' });
+    await writeFirebaseImport(db(), await okPlan(changed), { now });
+    expect(await credential(OWNER)).toEqual(['$firebase-scrypt$c2FsdA==$aGFzaA==']);
+
     await db().update(accounts).set({ password: '$argon2id$v=19$m=19456,t=2,p=1$changed' }).where(eq(accounts.userId, OWNER));
     await db().update(users).set({ emailVerified: true }).where(eq(users.id, QUIET));
     const p = project();

@@ -4,22 +4,11 @@ import { firebaseHashConfigSchema, firebaseStoredHash } from '../../src/server/a
 import { accounts, appConfig } from '../../src/server/db/schema';
 import { FIREBASE_HASH_CONFIG_KEY, firebaseHashConfig, saveFirebaseHashConfig } from '../../src/server/modules/firebase-auth/hash-config';
 import { Browser, createAuthHarness, type AuthHarness } from '../support/auth';
+import { VECTOR_ACCOUNT, VECTOR_HASH_CONFIG_JSON } from '../support/firebase-vector';
 
-// The public test vector of github.com/firebase/scrypt (README).
-const VECTOR_PASSWORD = 'user1password';
-const VECTOR_HASH = firebaseStoredHash(
-  '42xEC+ixf3L2lw==',
-  'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==',
-);
-const PROJECT = firebaseHashConfigSchema.parse({
-  hash_config: {
-    algorithm: 'SCRYPT',
-    base64_signer_key: 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==',
-    base64_salt_separator: 'Bw==',
-    rounds: 8,
-    mem_cost: 14,
-  },
-});
+const VECTOR_PASSWORD = VECTOR_ACCOUNT.password;
+const VECTOR_HASH = firebaseStoredHash(VECTOR_ACCOUNT.salt, VECTOR_ACCOUNT.hash);
+const PROJECT = firebaseHashConfigSchema.parse(VECTOR_HASH_CONFIG_JSON);
 const EMAIL = 'moved@example.com';
 
 let h: AuthHarness;

@@ -13,13 +13,15 @@ import { formatPath } from '../../src/shared/content-bundle';
 import type { FirestoreDoc } from '../../src/server/modules/firebase-import';
 import type { FirebaseEmulators } from './firebase-emulators';
 import { FakeDocumentReference, FakeGeoPoint, FakeTimestamp, goodSource } from './firestore-fixture';
+import { VECTOR_ACCOUNT, VECTOR_HASH_CONFIG_JSON } from './firebase-vector';
 
 /** The public test-vector project of github.com/firebase/scrypt (a real project's are in its console). */
+const { hash_config: VECTOR_CONFIG } = VECTOR_HASH_CONFIG_JSON;
 const HASH = {
-  signerKey: Buffer.from('jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==', 'base64'),
-  saltSeparator: Buffer.from('Bw==', 'base64'),
-  rounds: 8,
-  memCost: 14,
+  signerKey: Buffer.from(VECTOR_CONFIG.base64_signer_key, 'base64'),
+  saltSeparator: Buffer.from(VECTOR_CONFIG.base64_salt_separator, 'base64'),
+  rounds: VECTOR_CONFIG.rounds,
+  memCost: VECTOR_CONFIG.mem_cost,
 };
 
 /**
@@ -39,8 +41,8 @@ async function firebaseHash(password: string, salt: Buffer): Promise<Buffer> {
 /** Checked once per process: a wrong oracle would make every password test meaningless. */
 let vectorChecked: Promise<void> | undefined;
 const checkTestVector = () =>
-  (vectorChecked ??= firebaseHash('user1password', Buffer.from('42xEC+ixf3L2lw==', 'base64')).then((hash) => {
-    if (hash.toString('base64') !== 'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==') {
+  (vectorChecked ??= firebaseHash(VECTOR_ACCOUNT.password, Buffer.from(VECTOR_ACCOUNT.salt, 'base64')).then((hash) => {
+    if (hash.toString('base64') !== VECTOR_ACCOUNT.hash) {
       throw new Error('firebaseHash does not reproduce the firebase/scrypt test vector');
     }
   }));

@@ -8,26 +8,15 @@ import {
   verifyFirebasePassword,
   type FirebaseHashConfig,
 } from '../../src/server/auth/firebase-password';
+import { VECTOR_ACCOUNT, VECTOR_HASH_CONFIG_JSON } from '../support/firebase-vector';
 
-// The public test vector of github.com/firebase/scrypt (README).
+const CONSOLE_JSON = VECTOR_HASH_CONFIG_JSON;
 const VECTOR = {
-  password: 'user1password',
-  salt: '42xEC+ixf3L2lw==',
-  signerKey: 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==',
-  saltSeparator: 'Bw==',
-  rounds: 8,
-  memCost: 14,
-  hash: 'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==',
-};
-
-const CONSOLE_JSON = {
-  hash_config: {
-    algorithm: 'SCRYPT',
-    base64_signer_key: VECTOR.signerKey,
-    base64_salt_separator: VECTOR.saltSeparator,
-    rounds: VECTOR.rounds,
-    mem_cost: VECTOR.memCost,
-  },
+  ...VECTOR_ACCOUNT,
+  signerKey: CONSOLE_JSON.hash_config.base64_signer_key,
+  saltSeparator: CONSOLE_JSON.hash_config.base64_salt_separator,
+  rounds: CONSOLE_JSON.hash_config.rounds,
+  memCost: CONSOLE_JSON.hash_config.mem_cost,
 };
 
 const config: FirebaseHashConfig = {

@@ -156,7 +156,7 @@ async function writeMembers(tx: Database, batch: ImportedMember[], now: Date) {
         and(
           eq(accounts.userId, m.id),
           eq(accounts.providerId, 'credential'),
-          or(isNull(accounts.password), like(accounts.password, `${FIREBASE_HASH_PREFIX.replace(/\$/g, '\\$')}%`)),
+          or(isNull(accounts.password), like(accounts.password, `${FIREBASE_HASH_PREFIX}%`)),
         ),
       );
   }
