@@ -90,14 +90,6 @@ const { writeFirebaseImport } = await import('../src/server/modules/firebase-imp
 const { describeImportReport, describeWriteResult } = await import('../src/server/modules/firebase-import/report');
 const { formatImportProblem } = await import('../src/server/modules/firebase-import/source');
 
-// firebase-admin hands its key to the Firestore client in a form google-auth-library calls deprecated, and
-// the library says so on every run; the owner can do nothing about it, so that one notice is not shown.
-const warn = console.warn.bind(console);
-console.warn = (...parts: unknown[]) => {
-  if (typeof parts[0] === 'string' && parts[0].startsWith('The `credentials` option is deprecated')) return;
-  warn(...parts);
-};
-
 /** Ctrl-C during --apply stops after the batch being written; the next run resumes there. */
 class Interrupted extends Error {}
 let interrupted = false;

@@ -115,7 +115,28 @@ function describeFirebaseError(err: unknown, projectId: string): string {
   return `Reading Firebase project "${projectId}" failed: ${message}`;
 }
 
-export async function readFirebaseProject(options: ReadOptions): Promise<FirebaseProject> {
+/**
+ * firebase-admin hands the key to the Firestore client in a form google-auth-library calls deprecated, and
+ * the library says so on every run: nothing the owner can act on, so that one notice is dropped while reading.
+ */
+async function withoutCredentialsNotice<T>(task: () => Promise<T>): Promise<T> {
+  const warn = console.warn;
+  console.warn = (...parts: unknown[]) => {
+    if (typeof parts[0] === 'string' && parts[0].startsWith('The `credentials` option is deprecated')) return;
+    warn.apply(console, parts);
+  };
+  try {
+    return await task();
+  } finally {
+    console.warn = warn;
+  }
+}
+
+export function readFirebaseProject(options: ReadOptions): Promise<FirebaseProject> {
+  return withoutCredentialsNotice(() => read(options));
+}
+
+async function read(options: ReadOptions): Promise<FirebaseProject> {
   const { key, projectId } = options;
   const app = initializeApp(
     { credential: cert({ projectId, clientEmail: key.clientEmail, privateKey: key.privateKey }), projectId },

@@ -11,7 +11,7 @@ export function describeImportReport(project: FirebaseProject, result: PlanResul
   const { source, accounts } = project;
   const pageViews = Object.values(source.pageViews).reduce((n, docs) => n + docs.length, 0);
   const lines = [
-    `Read in ${seconds(elapsedMs)}: ${plural(source.services.length, 'service')}, ${plural(source.demos.length, 'demo')}, ${plural(source.packages.length, 'package')}, ` +
+    `Read and checked in ${seconds(elapsedMs)}: ${plural(source.services.length, 'service')}, ${plural(source.demos.length, 'demo')}, ${plural(source.packages.length, 'package')}, ` +
       `${plural(source.articles.length, 'article')}, ${plural(source.faqs.length, 'FAQ')}, ${plural(source.users.length, 'member profile')}, ` +
       `${plural(pageViews, 'page view')}, ${plural(accounts.length, 'Auth account')}; landing page config: ${project.configFrom}.`,
   ];

@@ -109,7 +109,7 @@ export function mapUserProfile(uid: string, data: JsonObject): Parsed<ImportedUs
  * Its timestamp rule ("at most two days old") is for records arriving now, not for history, so only "not
  * in the future" is kept; the timestamp may be a Firestore Timestamp or milliseconds since 1970.
  */
-function pageViewSchema(now: number) {
+function buildPageViewSchema(now: number) {
   const live = pageTimeRecordSchema(now).shape;
   return z.strictObject({
     pagePath: live.pagePath,
@@ -121,6 +121,13 @@ function pageViewSchema(now: number) {
       })
       .refine((ms) => ms <= now + CLOCK_SKEW_MS, 'timestamp must not be in the future'),
   });
+}
+
+let schemaFor: { now: number; schema: ReturnType<typeof buildPageViewSchema> } | undefined;
+/** Built once per clock: a project has tens of thousands of page views and one import clock. */
+function pageViewSchema(now: number) {
+  if (schemaFor?.now !== now) schemaFor = { now, schema: buildPageViewSchema(now) };
+  return schemaFor.schema;
 }
 
 /** The same row id on every run, so re-importing updates in place: a hash of the uid and document id. */
