@@ -7,9 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { READS_BENCH, seedAdminReads } from './admin-reads-seed.mjs';
 
 export const READS_TARGET_MS = 100;
@@ -105,17 +103,12 @@ async function onEngine(target) {
 }
 
 async function withPostgresDatabase(serverUrl, work) {
-  const name = `bench_reads_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  const { createPostgresDatabase } = await import('../tests/support/postgres-database.ts');
+  const database = await createPostgresDatabase(serverUrl, 'bench_reads');
   try {
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    return await work(url.toString());
+    return await work(database.url);
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
   }
 }
 

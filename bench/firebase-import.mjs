@@ -6,33 +6,14 @@
 // database there.
 //
 //   node --import tsx bench/firebase-import.mjs [--json]
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import fs from 'node:fs';
+import os from 'node:os';
 
 export const IMPORT_TARGET = { recordsPerSecond: 2000, totalSeconds: 60 };
 const MEMBERS = 1000;
 const PAGE_VIEWS_EACH = 40;
 
 const elapsed = (since) => Math.round(performance.now() - since);
-
-async function postgresDatabase(url) {
-  const name = `bench_fbimport_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return {
-    url: target.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 /** Plan and write one project into one fresh database; the write is what --apply does. */
 async function importInto(target, project, key) {
@@ -60,23 +41,27 @@ async function importInto(target, project, key) {
 }
 
 export async function firebaseImportBench() {
-  const { startFirebaseEmulators } = await import('../tests/support/firebase-emulators.ts');
+  const { startFirebaseEmulators, writeServiceAccountKey } = await import('../tests/support/firebase-emulators.ts');
   const { seedFirebaseProject } = await import('../tests/support/firebase-project.ts');
+  const { createPostgresDatabase } = await import('../tests/support/postgres-database.ts');
   const { readFirebaseProject } = await import('../src/server/modules/firebase-import/read-firebase.ts');
+  const { readServiceAccountKey } = await import('../src/server/modules/firebase-import/service-account.ts');
   const emu = await startFirebaseEmulators();
   try {
     let t = performance.now();
     const seeded = await seedFirebaseProject(emu, { users: MEMBERS, pageViewsPerUser: PAGE_VIEWS_EACH });
     const seedMs = elapsed(t);
-    const { privateKey } = (await import('node:crypto')).generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    const keyDir = fs.mkdtempSync(`${os.tmpdir()}/bench-firebase-key-`);
+    const serviceAccount = readServiceAccountKey(writeServiceAccountKey(keyDir, seeded.projectId));
+    fs.rmSync(keyDir, { recursive: true, force: true });
     t = performance.now();
-    const project = await readFirebaseProject({ key: { projectId: seeded.projectId, clientEmail: `bench@${seeded.projectId}.iam.gserviceaccount.com`, privateKey }, projectId: seeded.projectId });
+    const project = await readFirebaseProject({ key: serviceAccount, projectId: seeded.projectId });
     const readMs = elapsed(t);
     const key = { projectId: seeded.projectId, hashConfigJson: seeded.hashConfigJson };
     const result = { members: seeded.counts.auth, pageViews: seeded.counts.pageViews, seedMs, readMs, pglite: await importInto({ kind: 'memory' }, project, key) };
     const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
     if (url) {
-      const database = await postgresDatabase(url);
+      const database = await createPostgresDatabase(url, 'bench_fbimport');
       try {
         result.postgres = await importInto({ kind: 'postgres', url: database.url }, project, key);
       } finally {

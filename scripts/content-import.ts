@@ -3,7 +3,7 @@
  * transaction, or reports each problem and imports nothing (exit 1). With the embedded database, run it
  * while the server is stopped: it takes the data-folder lock.
  */
-import fs from 'node:fs';
+import { readJsonFile } from '../src/server/json-file';
 
 function fail(message: string): never {
   console.error(message);
@@ -14,19 +14,9 @@ const file = process.argv.slice(2).find((a) => a !== '--');
 if (!file) fail('Usage: npm run content:import -- <file.json>');
 
 // Read and parse before opening the database: a wrong path should not wait for the database.
-let text: string;
-try {
-  text = fs.readFileSync(file, 'utf8');
-} catch (err) {
-  const code = (err as NodeJS.ErrnoException).code;
-  fail(`Cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (err as Error).message}`);
-}
-let json: unknown;
-try {
-  json = JSON.parse(text.replace(/^\uFEFF/, ''));
-} catch (err) {
-  fail(`${file} is not valid JSON: ${(err as Error).message}`);
-}
+const read = readJsonFile(file);
+if (!read.ok) fail('unreadable' in read ? `Cannot read ${file}: ${read.unreadable}` : `${file} is not valid JSON: ${read.invalid}`);
+const json = read.value;
 
 // Loaded only now: a typo in the path should answer at once, not after loading the database and sharp.
 const { runWithDatabase, UsageError } = await import('./cli');

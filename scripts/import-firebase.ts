@@ -8,7 +8,6 @@
  * the server is stopped: it takes the data-folder lock before reading Firebase.
  */
 import { parseArgs } from 'node:util';
-import fs from 'node:fs';
 
 const USAGE = `Usage: npm run import:firebase -- --service-account key.json [--project <project-id>]
          [--auth-hash-config hash.json] [--config-document <collection>/<document>] [--apply]`;
@@ -18,25 +17,18 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-let args: ReturnType<typeof parse>;
-function parse() {
-  return parseArgs({
-    args: process.argv.slice(2).filter((a) => a !== '--'),
-    options: {
-      'service-account': { type: 'string' },
-      project: { type: 'string' },
-      'auth-hash-config': { type: 'string' },
-      'config-document': { type: 'string' },
-      apply: { type: 'boolean', default: false },
-      'batch-size': { type: 'string' },
-      help: { type: 'boolean', default: false },
-    },
-    strict: true,
-    allowPositionals: false,
-  }).values;
-}
+const options = {
+  'service-account': { type: 'string' },
+  project: { type: 'string' },
+  'auth-hash-config': { type: 'string' },
+  'config-document': { type: 'string' },
+  apply: { type: 'boolean', default: false },
+  'batch-size': { type: 'string' },
+  help: { type: 'boolean', default: false },
+} as const;
+let args: ReturnType<typeof parseArgs<{ options: typeof options }>>['values'];
 try {
-  args = parse();
+  args = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options, strict: true }).values;
 } catch (err) {
   fail(`${(err as Error).message}\n${USAGE}`);
 }
@@ -53,6 +45,7 @@ if (configDocument !== undefined && !/^[^/]+\/[^/]+$/.test(configDocument)) fail
 // Files first, then the database, then Firebase: each mistake answers before the slower steps start.
 const { readServiceAccountKey, ServiceAccountError } = await import('../src/server/modules/firebase-import/service-account');
 const { firebaseHashConfigSchema } = await import('../src/server/auth/firebase-password');
+const { readJsonFile } = await import('../src/server/json-file');
 
 let key: ReturnType<typeof readServiceAccountKey>;
 try {
@@ -66,14 +59,10 @@ if (!projectId) fail(`${args['service-account']} names no project: pass --projec
 let hashConfig: ReturnType<typeof firebaseHashConfigSchema.parse> | undefined;
 const hashFile = args['auth-hash-config'];
 if (hashFile) {
-  let json: unknown;
-  try {
-    json = JSON.parse(fs.readFileSync(hashFile, 'utf8').replace(/^\uFEFF/, ''));
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    fail(`Cannot read ${hashFile}: ${code === 'ENOENT' ? 'no such file' : code ?? 'it is not JSON'}`);
-  }
-  const parsed = firebaseHashConfigSchema.safeParse(json);
+  const read = readJsonFile(hashFile);
+  // Not the parser's message: it may quote the signer key.
+  if (!read.ok) fail('unreadable' in read ? `Cannot read ${hashFile}: ${read.unreadable}` : `${hashFile} is not a Firebase password hash config: it is not JSON`);
+  const parsed = firebaseHashConfigSchema.safeParse(read.value);
   if (!parsed.success) {
     // Field names only: the values include the signer key.
     const fields = parsed.error.issues.map((i) => `${i.path.join('.') || 'the file'}: ${i.message}`);
@@ -89,6 +78,7 @@ const { planFirebaseImport } = await import('../src/server/modules/firebase-impo
 const { writeFirebaseImport } = await import('../src/server/modules/firebase-import/write-import');
 const { describeImportReport, describeWriteResult } = await import('../src/server/modules/firebase-import/report');
 const { formatImportProblem } = await import('../src/server/modules/firebase-import/source');
+const { plural } = await import('../src/shared/plural');
 
 /** Ctrl-C during --apply stops after the batch being written; the next run resumes there. */
 class Interrupted extends Error {}
@@ -116,8 +106,7 @@ await runWithDatabase(async ({ handle }) => {
   console.log(describeImportReport(project, result, Date.now() - started));
   if (!result.ok) {
     for (const p of result.problems) console.error(formatImportProblem(p));
-    const n = result.problems.length;
-    throw new UsageError(`Nothing was imported: ${n} problem${n === 1 ? '' : 's'} to fix in Firebase (or in the command).`);
+    throw new UsageError(`Nothing was imported: ${plural(result.problems.length, 'problem')} to fix in Firebase (or in the command).`);
   }
   if (!args.apply) {
     console.log('Dry run: nothing was written. Run the same command with --apply to import.');

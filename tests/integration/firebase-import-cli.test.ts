@@ -5,12 +5,10 @@
  * accounts with Firebase scrypt hashes) dry-run, applied, re-applied; a project with bad documents
  * refused whole; bad command lines answered in one line; the key never printed.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { and, count, eq } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/server/db/client';
 import { acquireDataDirLock } from '../../src/server/db/lock';
@@ -19,6 +17,7 @@ import { DISABLED_REASON } from '../../src/server/modules/firebase-import/write-
 import { onPostgres } from '../support/db';
 import { startFirebaseEmulators, writeServiceAccountKey, type FirebaseEmulators } from '../support/firebase-emulators';
 import { seedFirebaseProject, type SeededProject } from '../support/firebase-project';
+import { createPostgresDatabase, type ThrowawayDatabase } from '../support/postgres-database';
 import { runNode, type ProcessResult } from '../support/run-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -31,6 +30,7 @@ let bad: SeededProject;
 let goodKey: string;
 let badKey: string;
 let hashFile: string;
+let database: ThrowawayDatabase | undefined;
 let databaseUrl: string | undefined;
 const printedSoFar: string[] = [];
 
@@ -74,14 +74,8 @@ const tally = (handle: DatabaseHandle) =>
 
 beforeAll(async () => {
   if (onPostgres) {
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    const name = `fbcli_${randomBytes(6).toString('hex')}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    database = await createPostgresDatabase(process.env.TEST_DATABASE_URL!, 'fbcli');
+    databaseUrl = database.url;
   }
   emu = await startFirebaseEmulators();
   good = await seedFirebaseProject(emu);
@@ -95,12 +89,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await emu?.stop();
-  if (databaseUrl) {
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
-    await admin.end();
-  }
+  await database?.drop();
   // Whatever happened, no output may carry the service-account key.
   const keyBody = JSON.parse(fs.readFileSync(goodKey, 'utf8')).private_key.split('\n')[1];
   for (const text of printedSoFar) expect(text).not.toContain(keyBody);

@@ -4,34 +4,23 @@
  * migrated template.
  */
 import fs from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { useDatabaseHandle } from '../../src/server/db';
 import { openDatabase, type DatabaseHandle } from '../../src/server/db/client';
+import { createPostgresDatabase } from './postgres-database';
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export async function freshDatabase(): Promise<DatabaseHandle> {
   let handle: DatabaseHandle;
   if (process.env.TEST_DATABASE_URL) {
-    const adminUrl = new URL(process.env.TEST_DATABASE_URL);
-    const name = `test_${Date.now()}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl.toString() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    const opened = await openDatabase({ kind: 'postgres', url: url.toString() });
+    const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL);
+    const opened = await openDatabase({ kind: 'postgres', url: database.url });
     await opened.migrate();
     handle = {
       ...opened,
       close: async () => {
         await opened.close();
-        const cleanup = new pg.Client({ connectionString: adminUrl.toString() });
-        await cleanup.connect();
-        await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await cleanup.end();
+        await database.drop();
       },
     };
   } else {

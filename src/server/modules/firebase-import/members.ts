@@ -88,6 +88,10 @@ export function mergeMembers(profiles: ImportedUser[], accounts: AuthAccount[], 
     const { password, problem } = storedPassword(account);
     if (problem) problems.push({ collection: 'auth', id: account.uid, field: 'passwordHash', message: problem });
     if (password) withFirebasePassword += 1;
+    const others = account.providers.filter((p) => p !== 'password');
+    if (!password && !problem && account.email && others.length > 0) {
+      note('auth', account.uid, '', `signs in with ${others.join(', ')} only: imported without a password (they can set one with "Forgot your password?")`);
+    }
     return password;
   };
 
@@ -134,14 +138,6 @@ export function mergeMembers(profiles: ImportedUser[], accounts: AuthAccount[], 
       disabled: account.disabled,
       ...(password ? { password } : {}),
     });
-  }
-
-  for (const member of members) {
-    const account = accountOf.get(member.id);
-    if (account && !member.password && account.email) {
-      const others = account.providers.filter((p) => p !== 'password');
-      if (others.length > 0) note('auth', member.id, '', `signs in with ${others.join(', ')} only: imported without a password (they can set one with "Forgot your password?")`);
-    }
   }
 
   // One account per address on this site (users_email_idx); the Auth email may now meet another profile's.

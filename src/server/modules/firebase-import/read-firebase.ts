@@ -53,13 +53,10 @@ async function readConfig(firestore: Firestore, named: string | undefined): Prom
     if (!snapshot.exists) throw new FirebaseReadError(`--config-document ${named}: there is no such document`);
     return { config: { id: snapshot.id, data: snapshot.data() }, configFrom: named, configCandidates: [] };
   }
-  const found: { path: string; doc: FirestoreDoc }[] = [];
-  for (const collection of CONFIG_COLLECTIONS) {
-    for (const doc of await docsOf(firestore, collection)) {
-      const data = doc.data as Record<string, unknown> | undefined;
-      if (data && 'blockOrder' in data) found.push({ path: `${collection}/${doc.id}`, doc });
-    }
-  }
+  const collections = await Promise.all(CONFIG_COLLECTIONS.map((c) => docsOf(firestore, c)));
+  const found = collections.flatMap((docs, i) =>
+    docs.filter((doc) => 'blockOrder' in ((doc.data as Record<string, unknown> | undefined) ?? {})).map((doc) => ({ path: `${CONFIG_COLLECTIONS[i]}/${doc.id}`, doc })),
+  );
   if (found.length === 1) return { config: found[0]!.doc, configFrom: found[0]!.path, configCandidates: [] };
   return { configFrom: found.length === 0 ? 'none found' : 'several found', configCandidates: found.map((f) => f.path) };
 }

@@ -4,8 +4,8 @@
  * request to Google. The key is read from the file only and kept in memory: nothing here logs it, and
  * messages name fields, never values.
  */
-import fs from 'node:fs';
 import { z } from '../../../shared/zod';
+import { readJsonFile } from '../../json-file';
 
 export class ServiceAccountError extends Error {}
 
@@ -25,21 +25,12 @@ const keySchema = z.object({
 });
 
 export function readServiceAccountKey(file: string): ServiceAccountKey {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ServiceAccountError(`Cannot read the service-account key ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch {
+  const read = readJsonFile(file);
+  if (!read.ok) {
     // Not the parser's message: it may quote part of the file, which may be the key.
-    throw new ServiceAccountError(`${file} is not a service-account key: it is not JSON`);
+    throw new ServiceAccountError('unreadable' in read ? `Cannot read the service-account key ${file}: ${read.unreadable}` : `${file} is not a service-account key: it is not JSON`);
   }
-  const parsed = keySchema.safeParse(json);
+  const parsed = keySchema.safeParse(read.value);
   if (!parsed.success) {
     const fields = parsed.error.issues.map((i) => `${i.path.join('.') || 'the file'} ${i.message}`);
     throw new ServiceAccountError(`${file} is not a service-account key (Firebase console → Project settings → Service accounts → Generate new private key): ${fields.join('; ')}`);

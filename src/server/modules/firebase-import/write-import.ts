@@ -52,6 +52,8 @@ interface Checkpoint {
   batches: number;
 }
 
+const chunks = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
 const excluded = (column: AnyColumn) => sql`excluded.${sql.identifier(column.name)}`;
 
 /**
@@ -73,8 +75,7 @@ export async function joinExistingAccounts(
 ): Promise<{ members: ImportedMember[]; joined: Map<string, string>; notes: ImportNote[] }> {
   const joined = new Map<string, string>();
   const notes: ImportNote[] = [];
-  for (let i = 0; i < members.length; i += DEFAULT_BATCH) {
-    const slice = members.slice(i, i + DEFAULT_BATCH);
+  for (const slice of chunks(members, DEFAULT_BATCH)) {
     const rows = await database.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, slice.map((m) => m.email)));
     const ownerOf = new Map(rows.map((r) => [r.email, r.id]));
     for (const m of slice) {
@@ -148,18 +149,19 @@ async function writeMembers(tx: Database, batch: ImportedMember[], now: Date) {
       missing.map((m) => ({ id: randomBytes(16).toString('hex'), accountId: m.id, providerId: 'credential', userId: m.id, password: m.password!, createdAt: now, updatedAt: now })),
     );
   }
-  for (const m of withPassword.filter((x) => credentialOf.has(x.id))) {
-    await tx
-      .update(accounts)
-      .set({ password: m.password!, updatedAt: now })
-      .where(
-        and(
-          eq(accounts.userId, m.id),
-          eq(accounts.providerId, 'credential'),
-          or(isNull(accounts.password), like(accounts.password, `${FIREBASE_HASH_PREFIX}%`)),
-        ),
-      );
-  }
+  const existing = withPassword.filter((m) => credentialOf.has(m.id));
+  if (existing.length === 0) return;
+  // One statement for the batch; the row keeps a password set or upgraded here (not a Firebase hash).
+  await tx
+    .update(accounts)
+    .set({ password: sql`case ${accounts.userId} ${sql.join(existing.map((m) => sql`when ${m.id} then ${m.password!}`), sql` `)} end`, updatedAt: now })
+    .where(
+      and(
+        inArray(accounts.userId, existing.map((m) => m.id)),
+        eq(accounts.providerId, 'credential'),
+        or(isNull(accounts.password), like(accounts.password, `${FIREBASE_HASH_PREFIX}%`)),
+      ),
+    );
 }
 
 async function writePageTimes(tx: Database, batch: ImportedPageTime[]) {
@@ -177,8 +179,6 @@ async function writePageTimes(tx: Database, batch: ImportedPageTime[]) {
       },
     });
 }
-
-const chunks = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 async function readCheckpoint(database: Database): Promise<Checkpoint | undefined> {
   const [row] = await database.select({ value: appConfig.value }).from(appConfig).where(eq(appConfig.key, CHECKPOINT_KEY));
@@ -225,7 +225,7 @@ export async function writeFirebaseImport(
   options.onProgress?.({ done, total });
 
   // The content step is cheap and its summary is the report's: it runs on a resumed run too.
-  const order = [0, ...steps.keys()].filter((i, n) => n === 0 || i >= Math.max(1, resumeAt));
+  const order = [0, ...[...steps.keys()].slice(Math.max(1, resumeAt))];
   for (const i of order) {
     const step = steps[i]!;
     await database.transaction(async (tx) => {
