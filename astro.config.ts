@@ -2,7 +2,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
-import { LARGEST_BODY_BYTES } from './src/server/http/request-body';
+import { ADMIN_ACTION_BODY_BYTES, LARGEST_BODY_BYTES } from './src/server/http/body-policy';
 
 /** Modules the public layout's scripts share (stores, constants, money, the login redirect key and banner flag, the visit's attribution). */
 const PUBLIC_CORE_MODULES =
@@ -22,6 +22,9 @@ export default defineConfig({
     // origins (src/server/request-origin.ts). Astro's check compares with the request URL, which behind a
     // TLS proxy is http:// and would refuse every form post.
     checkOrigin: false,
+    // The middleware holds each Action to its own limit first (src/server/http/body-policy.ts); this is
+    // Astro's own ceiling for the largest of them.
+    actionBodySizeLimit: ADMIN_ACTION_BODY_BYTES,
     // Hashes every script and style Astro emits into a per-page CSP <meta>: no 'unsafe-inline' scripts.
     // frame-ancestors and the other header-only directives are set by the middleware.
     csp: {

@@ -7,7 +7,8 @@ import { config } from './server/config';
 import { startUp } from './server/startup';
 import { actionRulePath, GUARD_MESSAGES, guardDecision, needsSession, normalizePath, type GuardDecision } from './server/guards';
 import { readSession } from './server/guards/session';
-import { BODY_ERROR_MESSAGES, bodyLimitFor, checkRequestBody } from './server/http/request-body';
+import { bodyPolicyFor, type BodyPolicy } from './server/http/body-policy';
+import { BODY_ERROR_MESSAGES, checkRequestBody, isUnstorableText, limitForType } from './server/http/request-body';
 import { PREVIEW_PARAM } from './server/modules/pages/preview';
 import { logger } from './server/logger';
 import { isRefusedOrigin } from './server/request-origin';
@@ -54,29 +55,48 @@ function forgedWriteResponse({ request, url }: APIContext): Response | undefined
   return errorResponse(url.pathname, 403, 'FORBIDDEN_ORIGIN', AUTH_MESSAGES.FORBIDDEN_ORIGIN);
 }
 
-/**
- * A body declared larger than its route takes is refused before anything else looks at the request (the
- * adapter accepts the largest route limit, so server.mjs only refuses what no route takes).
- */
-function declaredOversizeResponse({ request, url }: APIContext): Response | undefined {
+/** An address whose path or query holds text no column can store (a NUL): refused before any route runs. */
+function unstorableAddressResponse({ url }: APIContext): Response | undefined {
+  let path = url.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // Malformed escapes never get here (server.mjs answers 400); judge the raw text.
+  }
+  const unstorable = isUnstorableText(path) || [...url.searchParams].some(([key, value]) => isUnstorableText(key) || isUnstorableText(value));
+  return unstorable ? errorResponse(url.pathname, 400, 'UNSTORABLE_TEXT', ADDRESS_MESSAGE) : undefined;
+}
+
+const ADDRESS_MESSAGE = 'The address contains characters that are not text (a NUL).';
+
+/** A body declared larger than its route takes: refused before a byte of it is read. */
+function declaredOversizeResponse({ request, url }: APIContext, policy: BodyPolicy): Response | undefined {
   const declared = Number(request.headers.get('content-length') ?? 0);
-  if (!(declared > bodyLimitFor(normalizePath(url.pathname)))) return undefined;
+  if (!(declared > limitForType(policy.limit, request.headers.get('content-type')))) return undefined;
   return errorResponse(url.pathname, 413, 'REQUEST_TOO_LARGE', BODY_ERROR_MESSAGES.REQUEST_TOO_LARGE);
 }
 
-async function unreadableBodyResponse({ request, url }: APIContext): Promise<Response | undefined> {
-  if (SAFE_METHODS.has(request.method)) return undefined;
-  const bodyError = await checkRequestBody(request, bodyLimitFor(normalizePath(url.pathname)));
+/** For bodies Astro or a library reads next: checked within the route's limit (the route reads its own). */
+async function unreadableBodyResponse({ request, url }: APIContext, policy: BodyPolicy): Promise<Response | undefined> {
+  if (policy.reader !== 'middleware') return undefined;
+  const bodyError = await checkRequestBody(request, policy.limit);
   return bodyError && errorResponse(url.pathname, bodyError.status, bodyError.code, bodyError.message);
 }
 
+/**
+ * The order is the point (docs/decisions/017): cheap refusals that read nothing (origin, address, method,
+ * a declared size), then who is asking (session and role), and only then the body, within the limit of the
+ * route or Action that will run. A stranger's 60 MB upload to an admin route is refused before a byte of it
+ * is read.
+ */
 async function respond(context: APIContext, next: MiddlewareNext): Promise<Response> {
-  const refused =
-    forgedWriteResponse(context) ??
-    declaredOversizeResponse(context) ??
-    pageMethodResponse(context.request, context.url) ??
-    (await unreadableBodyResponse(context));
-  if (refused) return refused;
+  const early = forgedWriteResponse(context) ?? unstorableAddressResponse(context) ?? pageMethodResponse(context.request, context.url);
+  if (early) return early;
+  const calls = actionCallsOf(context.request, context.url);
+  const write = !SAFE_METHODS.has(context.request.method);
+  const policy = write ? bodyPolicyFor(normalizePath(context.url.pathname), calls[0]?.name) : undefined;
+  const oversize = policy && declaredOversizeResponse(context, policy);
+  if (oversize) return oversize;
   if (context.url.pathname !== '/healthz' && context.url.pathname !== '/readyz') {
     try {
       await startUp();
@@ -88,8 +108,10 @@ async function respond(context: APIContext, next: MiddlewareNext): Promise<Respo
       });
     }
   }
-  const guarded = await guard(context);
+  const guarded = await guard(context, calls);
   if (guarded) return guarded;
+  const unreadable = policy && (await unreadableBodyResponse(context, policy));
+  if (unreadable) return unreadable;
   return next();
 }
 
@@ -131,22 +153,38 @@ function errorResponse(pathname: string, status: number, code: string, message: 
 const denyResponse = (path: string, decision: Extract<GuardDecision, { kind: 'deny' }>) =>
   errorResponse(path, decision.status, decision.code, decision.message);
 
+interface ActionCall {
+  name: string;
+  transport: 'rpc' | 'form';
+}
+
+/**
+ * Every Action this request names: the one in a `/_actions/…` path (the one Astro runs there) and the one
+ * in a POST's `?_action=` (the one Astro runs on any other route). Both are judged when both are present,
+ * so no spelling of the path can make the guard judge one Action while Astro runs another.
+ */
+function actionCallsOf(request: Request, url: URL): ActionCall[] {
+  const calls: ActionCall[] = [];
+  const rpc = actionNameOf(url.pathname);
+  if (rpc !== undefined) calls.push({ name: rpc, transport: 'rpc' });
+  const form = request.method === 'POST' ? url.searchParams.get('_action') : null;
+  if (form !== null) calls.push({ name: form, transport: 'form' });
+  return calls;
+}
+
 /**
  * Seed section 2's route guard, on the server. The session is read only for guarded paths (and Actions),
  * only when its cookie is present: public pages stay identical for everyone and cacheable, and never pay
- * for a lookup. An Action meets the same rule however it arrives: `/_actions/name` or a form post to any
- * page with `?_action=name`.
+ * for a lookup. The path's own rule and the rule of every Action the request names must all allow it.
  */
-async function guard(context: APIContext): Promise<Response | undefined> {
+async function guard(context: APIContext, calls: readonly ActionCall[]): Promise<Response | undefined> {
   const { request, url } = context;
   const path = normalizePath(url.pathname);
-  const formAction = request.method === 'POST' ? url.searchParams.get('_action') : null;
-  const actionName = formAction ?? actionNameOf(url.pathname);
-  if (actionName !== undefined && !isDefinedAction(actionName)) return errorResponse(path, 404, 'NOT_FOUND', 'There is no such action.');
-  const rulePath = formAction !== null ? actionRulePath(formAction) : path;
+  if (calls.some((call) => !isDefinedAction(call.name))) return errorResponse(path, 404, 'NOT_FOUND', 'There is no such action.');
+  const rulePaths = [path, ...calls.map((call) => actionRulePath(call.name))];
   // An admin's `?preview` of a page visitors cannot see yet needs to know who asks (pages/preview.ts).
   const preview = request.method === 'GET' && url.searchParams.has(PREVIEW_PARAM);
-  if (!needsSession(rulePath) && !preview) return undefined;
+  if (!rulePaths.some(needsSession) && !preview) return undefined;
 
   const found = await readSession(request.headers, getSession);
   if (found) {
@@ -154,12 +192,16 @@ async function guard(context: APIContext): Promise<Response | undefined> {
     context.locals.session = found.session;
   }
   // A browser's form post is answered like a page (redirects); the RPC transport like an API (JSON).
-  const decision = guardDecision(rulePath, found?.user ?? null, formAction !== null ? 'page' : undefined);
-  if (decision.kind === 'allow') return undefined;
-  if (decision.kind === 'deny') return denyResponse(path, decision);
-  // An emailed link that failed lands on /verify-email?error=…; keep the reason for the sign-in page.
-  const error = path === VERIFY_EMAIL_PAGE ? url.searchParams.get('error') : null;
-  return context.redirect(error ? `${decision.to}?error=${encodeURIComponent(error)}` : decision.to, formAction !== null ? 303 : 302);
+  const formPost = calls.length > 0 && calls.every((call) => call.transport === 'form');
+  for (const rulePath of rulePaths) {
+    const decision = guardDecision(rulePath, found?.user ?? null, formPost ? 'page' : undefined);
+    if (decision.kind === 'allow') continue;
+    if (decision.kind === 'deny') return denyResponse(path, decision);
+    // An emailed link that failed lands on /verify-email?error=…; keep the reason for the sign-in page.
+    const error = path === VERIFY_EMAIL_PAGE ? url.searchParams.get('error') : null;
+    return context.redirect(error ? `${decision.to}?error=${encodeURIComponent(error)}` : decision.to, formPost ? 303 : 302);
+  }
+  return undefined;
 }
 
 export const onRequest = defineMiddleware(async (context, next) => {
@@ -172,6 +214,10 @@ export const onRequest = defineMiddleware(async (context, next) => {
     result = new Response(response.body, response);
   }
   const headers = result.headers;
+  // A write refused before its body was read: close the connection rather than take in the rest of it.
+  if (!SAFE_METHODS.has(context.request.method) && result.status >= 400 && context.request.body && !context.request.bodyUsed) {
+    headers.set('Connection', 'close');
+  }
   applySecurityHeaders(headers, { https: siteIsHttps || context.url.protocol === 'https:' });
   // Whatever is set here is also what the route cache stores and replays on a hit.
   // Action answers depend on the caller too; isPrivatePath predates them.

@@ -29,8 +29,8 @@ export function refusedOriginAdvice(origin: string, policy: OriginPolicy): strin
 /** True when the request must be refused as cross-site. */
 export function isRefusedOrigin(request: Request, policy: OriginPolicy = config()): boolean {
   const origin = request.headers.get('origin');
-  if (!isForeignOrigin(request.method, origin, policy.trustedOrigins)) return false;
-  const key = String(origin).slice(0, 200);
+  if (!isForeignOrigin(request.method, origin, policy.trustedOrigins, request.headers.get('sec-fetch-site'))) return false;
+  const key = String(origin ?? 'a cross-site page without Origin').slice(0, 200);
   if (!logged.has(key) && logged.size < MAX_LOGGED_ORIGINS) {
     logged.add(key);
     logger.warn({ origin: key, path: new URL(request.url).pathname }, refusedOriginAdvice(key, policy));

@@ -9,6 +9,12 @@ export const CONTENT_IMPORT_PATH = '/api/admin/content/import';
 /** Content files carry their images in base64: far more than the 1 MiB other routes accept. */
 export const MAX_CONTENT_FILE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The most values (objects, arrays, array items and fields) a content file may hold: a thousand articles
+ * with every field are about 50,000. Bounds the memory parsing it takes, whatever its size in bytes.
+ */
+export const MAX_CONTENT_FILE_VALUES = 1_000_000;
+
 /** The import's header naming the uploaded file (for the activity entry and the messages). */
 export const FILE_NAME_HEADER = 'x-file-name';
 

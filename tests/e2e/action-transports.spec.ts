@@ -4,7 +4,7 @@
  * found an unverified account updating its profile through the second.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { freshClientIp, newAccount, signUpViaApi } from './support/accounts';
+import { ADMIN_STATE, freshClientIp, MEMBER_STATE, newAccount, signUpViaApi } from './support/accounts';
 import { send } from './support/raw-http';
 
 const PROFILE = 'account.updateProfile';
@@ -52,14 +52,50 @@ test('a cross-site form post to an Action or an account page is refused before a
   }
 });
 
-test('invalid JSON and an oversize chunked body get 400 and 413, never a 500', async ({ baseURL }) => {
+test('a visitor\'s body to an Action is never read: 401 before the body, chunked 2 MiB included', async ({ baseURL }) => {
   const post = (body: Buffer, chunked: boolean) =>
     send(baseURL!, { method: 'POST', path: `/_actions/${PROFILE}`, headers: { 'Content-Type': 'application/json' }, body, chunked }, 30_000);
-  const invalid = await post(Buffer.from('{"firstName":'), false);
-  expect(invalid.status).toBe(400);
-  expect(JSON.parse(invalid.answer)).toMatchObject({ type: 'AstroActionError', message: 'The request body is not valid JSON.' });
-
-  // 2 MiB without Content-Length: counted as it arrives.
+  expect((await post(Buffer.from('{"firstName":'), false)).status).toBe(401);
   const big = await post(Buffer.alloc(2 * 1024 * 1024, 'a'), true);
-  expect(big.status).toBe(413);
+  expect(big.error ?? big.status).toBeTruthy();
+  if (big.status !== undefined) expect(big.status).toBe(401);
+});
+
+test.describe('as a verified member', () => {
+  test.use({ storageState: MEMBER_STATE });
+
+  test('invalid JSON and an oversize chunked body get 400 and 413, never a 500', async ({ baseURL, request }) => {
+    const cookie = (await request.storageState()).cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const post = (body: Buffer, chunked: boolean) =>
+      send(baseURL!, { method: 'POST', path: `/_actions/${PROFILE}`, headers: { 'Content-Type': 'application/json', Cookie: cookie }, body, chunked }, 30_000);
+    const invalid = await post(Buffer.from('{"firstName":'), false);
+    expect(invalid.status).toBe(400);
+    expect(JSON.parse(invalid.answer)).toMatchObject({ type: 'AstroActionError', message: 'The request body is not valid JSON.' });
+
+    // 2 MiB without Content-Length: counted as it arrives, against a member Action's 16 KB.
+    const big = await post(Buffer.alloc(2 * 1024 * 1024, 'a'), true);
+    expect(big.status).toBe(413);
+  });
+
+  test('the guard judges the Action Astro runs: an admin Action in the path is refused whatever the query names', async ({ request, baseURL }) => {
+    // Astro runs the Action in a /_actions/ path and ignores ?_action= there; the guard once judged the query.
+    const res = await request.post('/_actions/admin.users.setRole?_action=users.promote', { data: {}, headers: { origin: baseURL! } });
+    expect(res.status()).toBe(403);
+    const body = await res.json();
+    expect(body).toMatchObject({ message: 'You do not have access to this' });
+    // The guard answered, not the Action's input schema: no admin field list reaches a member.
+    expect(JSON.stringify(body)).not.toMatch(/userId|role/);
+    // And the other way round: every Action the request names must be allowed.
+    const reverse = await request.post('/_actions/users.promote?_action=admin.users.setRole', { data: {}, headers: { origin: baseURL! } });
+    expect(reverse.status()).toBe(403);
+  });
+});
+
+test('a write the browser marks cross-site is refused, even with this site\'s Origin', async ({ playwright, baseURL }) => {
+  const request = await playwright.request.newContext({ baseURL, storageState: ADMIN_STATE });
+  const res = await request.post('/_actions/admin.services.reorder', { data: { ids: [] }, headers: { origin: baseURL!, 'sec-fetch-site': 'cross-site' } });
+  expect(res.status()).toBe(403);
+  const lead = await request.post('/api/lead-events', { data: { kind: 'book-call', page: '/' }, headers: { origin: baseURL!, 'sec-fetch-site': 'cross-site' } });
+  expect(lead.status()).toBe(403);
+  await request.dispose();
 });

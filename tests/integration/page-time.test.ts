@@ -10,7 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { POST } from '../../src/pages/api/page-views';
 import { pageTimes, users } from '../../src/server/db/schema';
-import { bodyLimitFor } from '../../src/server/http/request-body';
+import { bodyPolicyFor } from '../../src/server/http/body-policy';
 import { handlePageViewPost } from '../../src/server/modules/page-time/http';
 import { insertPageTime } from '../../src/server/modules/page-time/repository';
 import { formatPageTimeCursor, pageTimePositionOf, pageTimeTimeline, pageTimeTotals, parsePageTimeCursor, type PageTimeTimeline } from '../../src/server/modules/page-time/report';
@@ -142,7 +142,7 @@ describe('POST /api/page-views', () => {
     await expectRefused(await beacon(null, { raw: stream }), 413);
     expect(pulled).toBeLessThan(4 * chunk.byteLength);
     // The middleware holds the route to the same limit before any route code runs.
-    expect(bodyLimitFor('/api/page-views')).toBe(PAGE_TIME_MAX_BYTES);
+    expect(bodyPolicyFor('/api/page-views').limit).toBe(PAGE_TIME_MAX_BYTES);
   });
 
   it('answers a flood from one member with 429 and Retry-After, and stores only what the limit allows', async () => {

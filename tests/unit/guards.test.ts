@@ -157,4 +157,13 @@ describe('helpers', () => {
     expect(isForeignOrigin('POST', null, site)).toBe(false);
     expect(isForeignOrigin('GET', 'https://evil.example', site)).toBe(false);
   });
+
+  it('isForeignOrigin believes the browser when it says a write is cross-site, whatever Origin says', () => {
+    const site = ['http://localhost:4321'];
+    expect(isForeignOrigin('POST', 'http://localhost:4321', site, 'cross-site')).toBe(true);
+    expect(isForeignOrigin('POST', null, site, 'Cross-Site')).toBe(true);
+    expect(isForeignOrigin('POST', 'http://localhost:4321', site, 'same-origin')).toBe(false);
+    expect(isForeignOrigin('POST', 'http://localhost:4321', site, 'none')).toBe(false);
+    expect(isForeignOrigin('GET', null, site, 'cross-site')).toBe(false); // links and images from other sites
+  });
 });

@@ -1,6 +1,9 @@
 /** Reading a stranger's request body (src/server/http/request-body.ts): 400/413 for what would have been a 500. */
 import { describe, expect, it } from 'vitest';
-import { BodyError, bodyLimitFor, checkRequestBody, forbiddenKeyIn, LARGEST_BODY_BYTES, MAX_BODY_BYTES, parseJsonBody, readBodyCapped } from '../../src/server/http/request-body';
+import { ADMIN_ACTION_BODY_BYTES, bodyPolicyFor, LARGEST_BODY_BYTES, MAX_FORM_FIELDS, MAX_URLENCODED_BYTES, MEMBER_ACTION_BODY_BYTES, UNDECLARED_BODY_BYTES } from '../../src/server/http/body-policy';
+import { BodyError, checkRequestBody, forbiddenKeyIn, jsonValuesExceed, parseJsonBody, readBodyCapped, readFormCapped } from '../../src/server/http/request-body';
+
+const LIMIT = 64 * 1024;
 
 const streamed = (chunks: string[]) =>
   new Request('http://x/_actions/a', {
@@ -55,14 +58,14 @@ describe('request bodies', () => {
     const form = (body: FormData | string, type?: string) =>
       new Request('http://x/auth', { method: 'POST', body, headers: type ? { 'content-type': type } : undefined });
     const urlencoded = 'application/x-www-form-urlencoded';
-    expect((await checkRequestBody(form('email=a%00b', urlencoded)))?.code).toBe('UNSTORABLE_TEXT');
-    expect((await checkRequestBody(form('email=a%40b.c', urlencoded)))?.code).toBeUndefined();
+    expect((await checkRequestBody(form('email=a%00b', urlencoded), LIMIT))?.code).toBe('UNSTORABLE_TEXT');
+    expect((await checkRequestBody(form('email=a%40b.c', urlencoded), LIMIT))?.code).toBeUndefined();
     const withFile = new FormData();
     withFile.set('alt', 'A photo');
     withFile.set('file', new Blob([Uint8Array.of(0, 1, 0, 2)]), 'a.png');
-    expect(await checkRequestBody(form(withFile))).toBeUndefined();
+    expect(await checkRequestBody(form(withFile), LIMIT)).toBeUndefined();
     withFile.set('alt', 'A\u0000photo');
-    expect((await checkRequestBody(form(withFile)))?.status).toBe(400);
+    expect((await checkRequestBody(form(withFile), LIMIT))?.status).toBe(400);
   });
 
   it('checks without consuming: the route still reads the body as sent', async () => {
@@ -93,11 +96,52 @@ describe('request bodies', () => {
     expect(outcome).toBe('REQUEST_TOO_LARGE');
   });
 
-  it('the content import takes a 64 MiB file; every other route stays at 1 MiB', () => {
-    expect(bodyLimitFor('/api/admin/content/import')).toBe(64 * 1024 * 1024);
-    expect(LARGEST_BODY_BYTES).toBeGreaterThanOrEqual(64 * 1024 * 1024);
-    for (const path of ['/api/admin/content/export', '/api/admin/content/importer', '/_actions/admin.services.create', '/api/prices']) {
-      expect(bodyLimitFor(path), path).toBe(MAX_BODY_BYTES);
+  it('each route and Action has its own limit: the large ones only where they are needed', () => {
+    expect(bodyPolicyFor('/api/admin/content/import')).toEqual({ limit: 64 * 1024 * 1024, reader: 'route' });
+    expect(bodyPolicyFor('/api/admin/media')).toEqual({ limit: 12 * 1024 * 1024, reader: 'route' });
+    expect(bodyPolicyFor('/api/admin/media/abc').limit).toBe(16 * 1024);
+    expect(bodyPolicyFor('/api/lead-events')).toEqual({ limit: 8 * 1024, reader: 'route' });
+    expect(bodyPolicyFor('/api/chat/messages')).toEqual({ limit: 16 * 1024, reader: 'middleware' });
+    expect(bodyPolicyFor('/auth')).toEqual({ limit: MAX_URLENCODED_BYTES, reader: 'middleware' });
+    // The Action that will run decides, not the page it was posted to.
+    expect(bodyPolicyFor('/auth', 'admin.articles.update').limit).toBe(ADMIN_ACTION_BODY_BYTES);
+    expect(bodyPolicyFor('/_actions/account.updateprofile', 'account.updateProfile').limit).toBe(MEMBER_ACTION_BODY_BYTES);
+    for (const path of ['/api/admin/content/export', '/api/admin/content/importer', '/api/prices', '/nowhere']) {
+      expect(bodyPolicyFor(path), path).toEqual({ limit: UNDECLARED_BODY_BYTES, reader: 'middleware' });
     }
+    expect(LARGEST_BODY_BYTES).toBe(64 * 1024 * 1024);
+  });
+
+  it('caps url-encoded forms at 64 KB and every form at 200 fields, whatever the route allows', async () => {
+    const post = (body: string | FormData, type?: string) =>
+      new Request('http://x/api/admin/media', { method: 'POST', body, headers: type ? { 'content-type': type } : undefined });
+    const urlencoded = 'application/x-www-form-urlencoded';
+    // 12 MiB allowed for an upload, but not as a url-encoded form.
+    const big = `a=${'x'.repeat(MAX_URLENCODED_BYTES)}`;
+    expect((await checkRequestBody(post(big, urlencoded), 12 * 1024 * 1024))?.code).toBe('REQUEST_TOO_LARGE');
+    expect(await codeOf(readFormCapped(post(big, urlencoded), 12 * 1024 * 1024))).toBe('413 REQUEST_TOO_LARGE');
+    const fields = (n: number) => Array.from({ length: n }, (_, i) => `f${i}=1`).join('&');
+    expect(await checkRequestBody(post(fields(MAX_FORM_FIELDS), urlencoded), LIMIT)).toBeUndefined();
+    expect((await checkRequestBody(post(fields(MAX_FORM_FIELDS + 1), urlencoded), LIMIT))?.code).toBe('TOO_MANY_FIELDS');
+    const multipart = new FormData();
+    for (let i = 0; i <= MAX_FORM_FIELDS; i++) multipart.append(`f${i}`, '1');
+    expect((await checkRequestBody(post(multipart), LIMIT))?.status).toBe(413);
+    expect(await codeOf(readFormCapped(post(multipart), LIMIT))).toBe('413 TOO_MANY_FIELDS');
+    const upload = new FormData();
+    upload.set('file', new Blob([new Uint8Array(100_000)]), 'a.png');
+    expect((await readFormCapped(post(upload), 12 * 1024 * 1024)).get('file')).toBeInstanceOf(File);
+  });
+
+  it('counts the values of JSON text before parsing it, skipping strings (escaped quotes included)', () => {
+    const enc = (s: string) => new TextEncoder().encode(s);
+    expect(jsonValuesExceed(enc('[1,2,3]'), 3)).toBe(false); // "[" and two commas
+    expect(jsonValuesExceed(enc('[1,2,3,4]'), 3)).toBe(true);
+    expect(jsonValuesExceed(enc(`{"a":"${',{['.repeat(1000)}"}`), 3)).toBe(false);
+    expect(jsonValuesExceed(enc('{"a":"x\\\\",",":1,"b":[2,3]}'), 3)).toBe(true); // the string ends at \\"
+    expect(jsonValuesExceed(enc('{"a":"x\\\\",",":1,"b":[2,3]}'), 5)).toBe(false);
+    expect(jsonValuesExceed(enc('{"a":"\\",\\",\\","}'), 1)).toBe(false); // escaped quotes stay inside
+    expect(jsonValuesExceed(enc('["never closed,,,,'), 1)).toBe(false); // not JSON: the parser says so
+    // The 60 MB file of a review's attack, in small: seven objects a few bytes each.
+    expect(jsonValuesExceed(enc(`[${'{"a":1},'.repeat(7)}{}]`), 10)).toBe(true);
   });
 });

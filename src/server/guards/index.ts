@@ -123,10 +123,13 @@ export function guardDecision(pathname: string, session: GuardSession | null | u
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * A state-changing request whose Origin is not one of the site's own (src/server/request-origin.ts).
- * Browsers send Origin on every POST, so a request without one is not a browser's and cannot be
+ * A state-changing request whose Origin is not one of the site's own (src/server/request-origin.ts), or
+ * that the browser itself says comes from another site (`Sec-Fetch-Site: cross-site`, which a page cannot
+ * forge). Browsers send Origin on every POST, so a request without either is not a browser's and cannot be
  * cross-site request forgery. `null` (a sandboxed or privacy-stripped context) is foreign.
  */
-export function isForeignOrigin(method: string, origin: string | null, trustedOrigins: readonly string[]): boolean {
-  return !SAFE_METHODS.has(method.toUpperCase()) && origin !== null && !trustedOrigins.includes(origin);
+export function isForeignOrigin(method: string, origin: string | null, trustedOrigins: readonly string[], fetchSite: string | null = null): boolean {
+  if (SAFE_METHODS.has(method.toUpperCase())) return false;
+  if (fetchSite?.trim().toLowerCase() === 'cross-site') return true;
+  return origin !== null && !trustedOrigins.includes(origin);
 }

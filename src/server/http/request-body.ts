@@ -8,41 +8,13 @@
  * never a 500.
  */
 
-import { VISIT_BEACON_MAX_BYTES, VISITS_API_PATH } from '../../shared/analytics';
-import { CONTENT_IMPORT_PATH, MAX_CONTENT_FILE_BYTES } from '../../shared/content-transfer';
-import { PAGE_TIME_MAX_BYTES } from '../../shared/page-time';
+import { MAX_FORM_FIELDS, MAX_URLENCODED_BYTES } from './body-policy';
 
-/** What a route accepts unless BODY_LIMITS says otherwise. */
-export const MAX_BODY_BYTES = 1_048_576;
-
-/**
- * Routes whose bodies have another limit than MAX_BODY_BYTES, by path prefix: larger (uploads, content
- * files) or smaller (beacons, refused before a megabyte is read). The adapter's own limit
- * (astro.config.ts) is the largest of these; the middleware holds every other route to MAX_BODY_BYTES.
- */
-export const BODY_LIMITS: ReadonlyArray<{ prefix: string; bytes: number }> = [
-  // An image of up to 10 MB (src/shared/media-library.ts) and the multipart form around it, with room to
-  // spare, so a file just over the limit still reaches the route and hears the limit in plain words.
-  { prefix: '/api/admin/media', bytes: 12 * 1024 * 1024 },
-  // A content file carries its images in base64 (src/shared/content-transfer.ts).
-  { prefix: CONTENT_IMPORT_PATH, bytes: MAX_CONTENT_FILE_BYTES },
-  // A visit beacon (a counted page view) is about 300 bytes (src/shared/analytics.ts).
-  { prefix: VISITS_API_PATH, bytes: VISIT_BEACON_MAX_BYTES },
-  // A page-time record is about 200 bytes (src/shared/page-time.ts).
-  { prefix: '/api/page-views', bytes: PAGE_TIME_MAX_BYTES },
-];
-
-/** The largest body any route accepts: the adapter's limit, and server.mjs's early refusal. */
-export const LARGEST_BODY_BYTES = Math.max(MAX_BODY_BYTES, ...BODY_LIMITS.map((l) => l.bytes));
-
-export function bodyLimitFor(pathname: string): number {
-  return BODY_LIMITS.find((l) => pathname === l.prefix || pathname.startsWith(`${l.prefix}/`))?.bytes ?? MAX_BODY_BYTES;
-}
-
-export type BodyErrorCode = 'REQUEST_TOO_LARGE' | 'INVALID_JSON' | 'FORBIDDEN_KEY' | 'UNSTORABLE_TEXT' | 'UNREADABLE_BODY';
+export type BodyErrorCode = 'REQUEST_TOO_LARGE' | 'TOO_MANY_FIELDS' | 'INVALID_JSON' | 'FORBIDDEN_KEY' | 'UNSTORABLE_TEXT' | 'UNREADABLE_BODY';
 
 export const BODY_ERROR_MESSAGES: Record<BodyErrorCode, string> = {
   REQUEST_TOO_LARGE: 'The request is too large.',
+  TOO_MANY_FIELDS: `The form has too many fields (at most ${MAX_FORM_FIELDS}).`,
   INVALID_JSON: 'The request body is not valid JSON.',
   FORBIDDEN_KEY: 'The request contains a field that cannot be set.',
   UNSTORABLE_TEXT: 'The request contains characters that are not text (a NUL or a broken Unicode character).',
@@ -54,7 +26,7 @@ export class BodyError extends Error {
   constructor(readonly code: BodyErrorCode) {
     super(BODY_ERROR_MESSAGES[code]);
     this.name = 'BodyError';
-    this.status = code === 'REQUEST_TOO_LARGE' ? 413 : 400;
+    this.status = code === 'REQUEST_TOO_LARGE' || code === 'TOO_MANY_FIELDS' ? 413 : 400;
   }
 }
 
@@ -116,6 +88,40 @@ export function hasUnstorableText(value: unknown, depth = 0): boolean {
   return Object.entries(value).some(([key, inner]) => isUnstorableText(key) || hasUnstorableText(inner, depth + 1));
 }
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+
+/**
+ * Whether JSON text holds more than `max` values (counted by their separators and containers, strings
+ * skipped), decided on the bytes before anything parses them. What JSON.parse allocates grows with the
+ * number of values, not the bytes: 60 MB of `{"a":1},` is seven million objects, over a gigabyte of heap,
+ * while 60 MB of base64 pictures is a few strings.
+ */
+export function jsonValuesExceed(bytes: Uint8Array, max: number): boolean {
+  let count = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (byte === QUOTE) {
+      // Jump to the closing quote: one that is not escaped by an odd run of backslashes.
+      let end = i;
+      for (;;) {
+        end = bytes.indexOf(QUOTE, end + 1);
+        if (end === -1) return false; // not JSON: the parser says so
+        let slashes = 0;
+        while (bytes[end - 1 - slashes] === BACKSLASH) slashes++;
+        if (slashes % 2 === 0) break;
+      }
+      i = end;
+    } else if (byte === COMMA || byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      if (++count > max) return true;
+    }
+  }
+  return false;
+}
+
 /** JSON text → value; BodyError for text that is not JSON or carries a prototype key. Empty → undefined. */
 export function parseJsonBody(bytes: Uint8Array): unknown {
   if (bytes.byteLength === 0) return undefined;
@@ -136,33 +142,63 @@ export const isJsonContentType = (contentType: string | null) =>
 export const isFormContentType = (contentType: string | null) =>
   /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i.test(contentType?.trim() ?? '');
 
+export const isUrlEncodedContentType = (contentType: string | null) => /^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType?.trim() ?? '');
+
 /**
- * A form body must parse as one: a broken multipart body would otherwise fail in whatever reads it next.
- * Its text fields (not its files) follow the JSON rule on text.
+ * The most a body of this type may be on a route that takes `limit`: url-encoded forms are held to
+ * MAX_URLENCODED_BYTES whatever the route allows.
  */
-async function parseFormBody(request: Request, bytes: Uint8Array<ArrayBuffer>) {
-  let form: FormData;
-  try {
-    form = await new Request(request.url, { method: 'POST', headers: { 'content-type': request.headers.get('content-type')! }, body: bytes }).formData();
-  } catch {
-    throw new BodyError('UNREADABLE_BODY');
-  }
-  for (const [key, value] of form) {
-    if (isUnstorableText(key) || (typeof value === 'string' && isUnstorableText(value))) throw new BodyError('UNSTORABLE_TEXT');
-  }
+export const limitForType = (limit: number, contentType: string | null) =>
+  isUrlEncodedContentType(contentType) ? Math.min(limit, MAX_URLENCODED_BYTES) : limit;
+
+const AMPERSAND = 0x26;
+
+/** Fields of a url-encoded body, counted on its bytes before anything parses it. */
+function urlEncodedFieldCount(bytes: Uint8Array): number {
+  let count = bytes.byteLength > 0 ? 1 : 0;
+  for (const byte of bytes) if (byte === AMPERSAND) count++;
+  return count;
 }
 
 /**
- * Checks a body without consuming it (reads a clone), so the route that runs next reads it as sent.
- * Every body must fit in `limit`; JSON must parse (without prototype keys) and forms must parse.
+ * A form body, read and parsed within the caps: `limit` bytes (MAX_URLENCODED_BYTES for url-encoded),
+ * MAX_FORM_FIELDS fields, text fields following the JSON rule on text. For routes that take a form
+ * themselves; the middleware checks forms the same way (checkRequestBody).
  */
-export async function checkRequestBody(request: Request, limit = MAX_BODY_BYTES): Promise<BodyError | undefined> {
+export async function readFormCapped(request: Request, limit: number): Promise<FormData> {
+  const type = request.headers.get('content-type');
+  if (!isFormContentType(type)) throw new BodyError('UNREADABLE_BODY');
+  return parseFormBody(type!, await readBodyCapped(request, limitForType(limit, type)));
+}
+
+async function parseFormBody(type: string, bytes: Uint8Array<ArrayBuffer>): Promise<FormData> {
+  if (isUrlEncodedContentType(type) && urlEncodedFieldCount(bytes) > MAX_FORM_FIELDS) throw new BodyError('TOO_MANY_FIELDS');
+  let form: FormData;
+  try {
+    form = await new Request('http://form.invalid/', { method: 'POST', headers: { 'content-type': type }, body: bytes }).formData();
+  } catch {
+    throw new BodyError('UNREADABLE_BODY');
+  }
+  let fields = 0;
+  for (const [key, value] of form) {
+    if (++fields > MAX_FORM_FIELDS) throw new BodyError('TOO_MANY_FIELDS');
+    if (isUnstorableText(key) || (typeof value === 'string' && isUnstorableText(value))) throw new BodyError('UNSTORABLE_TEXT');
+  }
+  return form;
+}
+
+/**
+ * Checks a body without consuming it (reads a clone), so what runs next reads it as sent. Every body must
+ * fit in `limit` (url-encoded forms in MAX_URLENCODED_BYTES); JSON must parse (without prototype keys) and
+ * forms must parse within the form caps. Only for small bodies: the clone keeps a copy until it is read.
+ */
+export async function checkRequestBody(request: Request, limit: number): Promise<BodyError | undefined> {
   if (!request.body) return undefined;
   try {
-    const bytes = await readBodyCapped(request.clone(), limit);
     const type = request.headers.get('content-type');
+    const bytes = await readBodyCapped(request.clone(), limitForType(limit, type));
     if (isJsonContentType(type)) parseJsonBody(bytes);
-    else if (isFormContentType(type)) await parseFormBody(request, bytes);
+    else if (isFormContentType(type)) await parseFormBody(type!, bytes);
     return undefined;
   } catch (err) {
     if (err instanceof BodyError) return err;

@@ -3,9 +3,10 @@
  * its limit, and answering JSON — failures in the storage catalogue ({ code, message }), never a 500 for
  * the client's mistake and never a dependency's text.
  */
-import { BodyError, bodyLimitFor, MAX_BODY_BYTES, parseJsonBody, readBodyCapped } from '../../http/request-body';
+import { MEDIA_ITEM_BODY_BYTES, MEDIA_UPLOAD_BODY_BYTES } from '../../http/body-policy';
+import { BodyError, parseJsonBody, readBodyCapped, readFormCapped } from '../../http/request-body';
 import { logger } from '../../logger';
-import { fileTooLargeMessage, MEDIA_API_PATH, MEDIA_UPLOAD_MAX_BYTES, STORAGE_MESSAGES, type StorageErrorBody } from '../../../shared/media-library';
+import { fileTooLargeMessage, MEDIA_UPLOAD_MAX_BYTES, STORAGE_MESSAGES, type StorageErrorBody } from '../../../shared/media-library';
 import { MediaLibraryError } from './errors';
 import type { UploadInput } from './service';
 
@@ -39,12 +40,12 @@ const invalidRequest = (message: string) => new MediaLibraryError('storage/inval
 export async function readUploadForm(request: Request): Promise<UploadInput> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(type)) throw invalidRequest('Send the image as multipart/form-data with a “file” field.');
-  const bytes = await readBodyCapped(request, bodyLimitFor(MEDIA_API_PATH));
   let form: FormData;
   try {
-    form = await new Request(request.url, { method: 'POST', headers: { 'content-type': type }, body: bytes }).formData();
-  } catch {
-    throw invalidRequest('The upload could not be read. Please try again.');
+    form = await readFormCapped(request, MEDIA_UPLOAD_BODY_BYTES);
+  } catch (err) {
+    if (err instanceof BodyError && err.code === 'UNREADABLE_BODY') throw invalidRequest('The upload could not be read. Please try again.');
+    throw err;
   }
   const file = form.get('file');
   if (!(file instanceof File)) throw invalidRequest('Choose an image file to upload.');
@@ -55,7 +56,7 @@ export async function readUploadForm(request: Request): Promise<UploadInput> {
 
 /** A small JSON body (the alt text). */
 export async function readJson(request: Request): Promise<Record<string, unknown>> {
-  const value = parseJsonBody(await readBodyCapped(request, MAX_BODY_BYTES));
+  const value = parseJsonBody(await readBodyCapped(request, MEDIA_ITEM_BODY_BYTES));
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalidRequest('Send a JSON object.');
   return value as Record<string, unknown>;
 }

@@ -7,12 +7,11 @@
  */
 import type { APIRoute } from 'astro';
 import { CACHE_TAGS, invalidateTags } from '../../../../server/cache/tags';
-import { normalizePath } from '../../../../server/guards';
 import { adminApiRefusal, jsonResponse, usersErrorResponse } from '../../../../server/http/admin-api';
-import { BodyError, bodyLimitFor, forbiddenKeyIn, readBodyCapped } from '../../../../server/http/request-body';
+import { BodyError, forbiddenKeyIn, jsonValuesExceed, readBodyCapped } from '../../../../server/http/request-body';
 import { logger } from '../../../../server/logger';
 import { importAsAdmin } from '../../../../server/modules/content-transfer';
-import { cleanFileName, FILE_NAME_HEADER, nothingImportedMessage, type ImportAnswer } from '../../../../shared/content-transfer';
+import { cleanFileName, FILE_NAME_HEADER, MAX_CONTENT_FILE_BYTES, MAX_CONTENT_FILE_VALUES, nothingImportedMessage, type ImportAnswer } from '../../../../shared/content-transfer';
 
 const answer = (status: number, body: ImportAnswer) => jsonResponse(status, body);
 
@@ -20,6 +19,10 @@ const answer = (status: number, body: ImportAnswer) => jsonResponse(status, body
 function parseFile(bytes: Uint8Array, fileName: string): { ok: true; json: unknown } | { ok: false; response: Response } {
   const refuse = (code: 'INVALID_FILE' | 'EMPTY_FILE', message: string) => ({ ok: false as const, response: answer(400, { ok: false, code, message }) });
   if (bytes.byteLength === 0) return refuse('EMPTY_FILE', `${fileName} is empty: choose the file that “Download the content file” saved.`);
+  // Parsed once, and only when what it would allocate fits the server's memory (the values, not the bytes).
+  if (jsonValuesExceed(bytes, MAX_CONTENT_FILE_VALUES)) {
+    return refuse('INVALID_FILE', `${fileName} holds more than ${MAX_CONTENT_FILE_VALUES.toLocaleString('en-US')} values, far more than a content file has. Nothing was imported.`);
+  }
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, ''));
@@ -32,15 +35,31 @@ function parseFile(bytes: Uint8Array, fileName: string): { ok: true; json: unkno
   return { ok: true, json };
 }
 
+/** One import at a time per process: each holds its file in memory until it is written. */
+let importRunning = false;
+
 export const POST: APIRoute = async (context) => {
-  const { request, locals, url } = context;
+  const { locals } = context;
   const refused = adminApiRefusal(locals.user);
   if (refused) return refused;
+  if (importRunning) {
+    return jsonResponse(409, { ok: false, code: 'IMPORT_RUNNING', message: 'Another import is running. Try again when it has finished.' }, { Connection: 'close' });
+  }
+  importRunning = true;
+  try {
+    return await importFile(context);
+  } finally {
+    importRunning = false;
+  }
+};
+
+async function importFile(context: Parameters<APIRoute>[0]): Promise<Response> {
+  const { request, locals } = context;
   const fileName = cleanFileName(request.headers.get(FILE_NAME_HEADER));
 
   let bytes: Uint8Array;
   try {
-    bytes = await readBodyCapped(request, bodyLimitFor(normalizePath(url.pathname)));
+    bytes = await readBodyCapped(request, MAX_CONTENT_FILE_BYTES);
   } catch (err) {
     if (err instanceof BodyError) return jsonResponse(err.status, { code: err.code, message: err.message });
     throw err;
@@ -63,4 +82,4 @@ export const POST: APIRoute = async (context) => {
     logger.error({ err, fileName }, 'content import failed');
     return answer(500, { ok: false, code: 'IMPORT_FAILED', message: 'The import failed on the server and nothing was imported. Please try again.' });
   }
-};
+}
