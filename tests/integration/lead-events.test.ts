@@ -134,6 +134,13 @@ describe('POST /api/lead-events', () => {
     expect((await beacon(click(), { ip: randomIp() })).status).toBe(204);
     expect(await events()).toHaveLength(BOOK_CALL_RATE_LIMIT.max + 1);
   });
+
+  it('counts an IPv6 host per /64: a fresh address from the same network does not start a fresh limit', async () => {
+    const network = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:7`;
+    for (let i = 0; i < BOOK_CALL_RATE_LIMIT.max; i++) expect((await beacon(click(), { ip: `${network}::${(i + 1).toString(16)}` })).status).toBe(204);
+    expect((await beacon(click(), { ip: `${network}:ffff:1:2:3` })).status).toBe(429);
+    expect((await beacon(click(), { ip: `${network}1::1` })).status).toBe(204); // the next /64
+  });
 });
 
 describe('sign-up lead events', () => {

@@ -10,7 +10,7 @@
  * - better-auth's own error page (it repeats its query string) is replaced by ours.
  * - JSON answers for every error (429 with when to retry), never a bare 500, never cached.
  */
-import { clientIpOf } from '../http/client-ip';
+import { clientAddressOf } from '../http/client-ip';
 import { AUTH_MESSAGES, tooManyAttemptsMessage, type AuthMessageCode } from '../../shared/auth-messages';
 import { config } from '../config';
 import { BodyError, isJsonContentType, parseJsonBody, readBodyCapped } from '../http/request-body';
@@ -100,7 +100,8 @@ export async function handleAuthRequest(request: Request, ctx: AuthRequestContex
 
   const headers = new Headers(request.headers);
   headers.delete(CLIENT_IP_HEADER);
-  const ip = clientIpOf(request, ctx.clientAddress, trustedHeader);
+  // The address itself: better-auth validates it and counts IPv6 per /64 on its own.
+  const ip = clientAddressOf(request, ctx.clientAddress, trustedHeader);
   if (ip) headers.set(CLIENT_IP_HEADER, ip);
   headers.delete('content-length');
 

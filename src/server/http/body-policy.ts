@@ -66,8 +66,9 @@ const ROUTE_POLICIES: ReadonlyArray<{ path: string; policy: BodyPolicy }> = [
   // The free-audit form (a 2,000-character message at most) and the chat (1,000 characters a message).
   { path: '/api/audit-requests', policy: { limit: 32 * KB, reader: 'middleware' } },
   { path: '/api/chat/*', policy: { limit: 16 * KB, reader: 'middleware' } },
-  // better-auth's endpoints (sign-in, sign-up, reset…): a few fields each.
-  { path: '/api/auth/*', policy: { limit: MAX_AUTH_BODY_BYTES, reader: 'middleware' } },
+  // better-auth's endpoints (sign-in, sign-up, reset…): a few fields each, read and checked by our handler
+  // in front of better-auth (src/server/auth/handler.ts).
+  { path: '/api/auth/*', policy: { limit: MAX_AUTH_BODY_BYTES, reader: 'route' } },
   // Pages whose forms post to themselves (sign-in, sign-up, reset, the free audit without script).
   ...[...FORM_POST_PAGES].map((path) => ({ path, policy: { limit: MAX_URLENCODED_BYTES, reader: 'middleware' as const } })),
 ];
