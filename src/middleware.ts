@@ -214,10 +214,6 @@ export const onRequest = defineMiddleware(async (context, next) => {
     result = new Response(response.body, response);
   }
   const headers = result.headers;
-  // A write refused before its body was read: close the connection rather than take in the rest of it.
-  if (!SAFE_METHODS.has(context.request.method) && result.status >= 400 && context.request.body && !context.request.bodyUsed) {
-    headers.set('Connection', 'close');
-  }
   applySecurityHeaders(headers, { https: siteIsHttps || context.url.protocol === 'https:' });
   // Whatever is set here is also what the route cache stores and replays on a hit.
   // Action answers depend on the caller too; isPrivatePath predates them.

@@ -43,7 +43,7 @@ export const POST: APIRoute = async (context) => {
   const refused = adminApiRefusal(locals.user);
   if (refused) return refused;
   if (importRunning) {
-    return jsonResponse(409, { ok: false, code: 'IMPORT_RUNNING', message: 'Another import is running. Try again when it has finished.' }, { Connection: 'close' });
+    return jsonResponse(409, { ok: false, code: 'IMPORT_RUNNING', message: 'Another import is running. Try again when it has finished.' });
   }
   importRunning = true;
   try {
