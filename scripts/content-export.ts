@@ -4,7 +4,8 @@
  * is stopped: it takes the data-folder lock.
  */
 import fs from 'node:fs';
-import { exportContentBundle } from '../src/server/modules/content-transfer';
+import { once } from 'node:events';
+import { openContentFile } from '../src/server/modules/content-transfer';
 import { runWithDatabase, UsageError } from './cli';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
@@ -13,17 +14,19 @@ const out = outIndex === -1 ? undefined : args[outIndex]!.startsWith('--out=') ?
 
 await runWithDatabase(async () => {
   if (outIndex !== -1 && !out) throw new UsageError('Usage: npm run content:export [-- --out file.json]');
-  const bundle = await exportContentBundle();
-  const json = `${JSON.stringify(bundle, null, 2)}\n`;
-  if (!out) {
-    process.stdout.write(json);
-    return;
-  }
+  const file = await openContentFile();
+  let sink: NodeJS.WritableStream;
   try {
-    fs.writeFileSync(out, json);
+    sink = out ? fs.createWriteStream(out) : process.stdout;
+    if (out) await once(sink, 'open');
   } catch (err) {
     throw new UsageError(`Cannot write ${out}: ${(err as Error).message}`);
   }
-  const counts = ['services', 'demos', 'packages', 'articles', 'faqs', 'media'] as const;
-  console.error(`Exported ${counts.map((k) => `${bundle[k]?.length ?? 0} ${k}`).join(', ')} to ${out}.`);
+  // Written as the images are read: a large library never sits whole in memory.
+  for await (const piece of file.text) {
+    if (!sink.write(piece)) await once(sink, 'drain');
+  }
+  if (!out) return;
+  await new Promise<void>((resolve, reject) => (sink as fs.WriteStream).end((err?: Error | null) => (err ? reject(err) : resolve())));
+  console.error(`Exported ${Object.entries(file.counts).map(([k, n]) => `${n} ${k}`).join(', ')} to ${out}.`);
 });

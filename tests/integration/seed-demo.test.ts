@@ -6,7 +6,7 @@ import { db } from '../../src/server/db';
 import type { DatabaseHandle } from '../../src/server/db/client';
 import { services } from '../../src/server/db/schema';
 import { findMedia } from '../../src/server/media/repository';
-import { exportContentBundle, importContentBundle } from '../../src/server/modules/content-transfer';
+import { exportContentBundle, importContentBundle, openContentFile } from '../../src/server/modules/content-transfer';
 import { listFaqs } from '../../src/server/modules/faqs/repository';
 import { seedDemoContentIfFresh } from '../../src/server/seed';
 import { freshDatabase } from '../support/db';
@@ -95,6 +95,18 @@ describe('first-run demo seed', () => {
     for (const url of new Set(content.articles!.map((a) => a.authorImage!))) {
       expect(await findMedia(mediaIdFromUrl(url)!), url).toMatchObject({ width: 192, height: 192 });
     }
+  });
+
+  it('streams the same file, image by image, as the whole export would be written', async () => {
+    const at = new Date(content.exportedAt);
+    const file = await openContentFile(at);
+    const pieces: string[] = [];
+    for await (const piece of file.text) pieces.push(piece);
+    expect(pieces.join('')).toBe(`${JSON.stringify(content, null, 2)}\n`);
+    // Each image is its own piece: no piece holds the whole library.
+    expect(content.media!.length).toBeGreaterThan(3);
+    expect(pieces.length).toBe(content.media!.length + 2);
+    expect(file.counts).toMatchObject({ services: 6, media: content.media!.length });
   });
 
   it('does nothing the second time, and never brings deleted demo content back', async () => {

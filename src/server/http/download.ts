@@ -30,21 +30,21 @@ export function csvDownload(csv: string, filename: string): Response {
 }
 
 /**
- * A CSV streamed as its chunks are read (large exports never sit whole in memory). `what` names the export
- * in the log if reading fails once the headers are sent.
+ * Text streamed as its pieces are made (large exports never sit whole in memory). `what` names the export
+ * in the log if making it fails once the headers are sent: the download then breaks off as a failed
+ * transfer, never as a complete-looking file.
  */
-export function csvStreamDownload(chunks: AsyncGenerator<string>, filename: string, what: string): Response {
+export function textStream(chunks: AsyncGenerator<string>, what: string, prefix = ''): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let first = true;
-  const body = new ReadableStream<Uint8Array>({
+  return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const next = await chunks.next();
         if (next.done) return controller.close();
-        controller.enqueue(encoder.encode(first ? `${BOM}${next.value}` : next.value));
+        controller.enqueue(encoder.encode(first ? `${prefix}${next.value}` : next.value));
         first = false;
       } catch (err) {
-        // Headers are sent: the download ends short rather than claiming to be complete.
         logger.error({ err }, `${what} failed while streaming`);
         controller.error(err);
       }
@@ -53,7 +53,11 @@ export function csvStreamDownload(chunks: AsyncGenerator<string>, filename: stri
       await chunks.return(undefined);
     },
   });
-  return downloadResponse(body, filename, CSV_TYPE);
+}
+
+/** A CSV streamed as its chunks are read. */
+export function csvStreamDownload(chunks: AsyncGenerator<string>, filename: string, what: string): Response {
+  return downloadResponse(textStream(chunks, what, BOM), filename, CSV_TYPE);
 }
 
 /** An export that could not be made: the service's refusal as it is, anything else logged and a 500. */

@@ -7,16 +7,17 @@
 import { db } from '../../db';
 import { insertActivity } from '../activity/repository';
 import { requireAdmin } from '../users/service';
-import { exportContentBundle } from './export';
+import { openContentFile } from './export';
 import { describeImportSummary, importContentBundleIn, type ImportSummary } from './import';
 import type { Problem } from './validate';
 
 /** The activity log's type for whole-file changes (no single record). */
 export const IMPORT_ENTITY_TYPE = 'content';
 
-export async function exportAsAdmin(actorId: string | undefined) {
+/** The content file as a stream (see openContentFile). */
+export async function exportAsAdmin(actorId: string | undefined, now = new Date()) {
   await requireAdmin(actorId, db());
-  return exportContentBundle();
+  return openContentFile(now);
 }
 
 export type AdminImportResult =

@@ -1,15 +1,24 @@
 /**
  * Exporting every public entity as one content file (format version 1). Importing the result into an
  * empty database and exporting again gives the same file, apart from `exportedAt`.
+ *
+ * The images are most of a file's bytes (a library near its quota is hundreds of MB in base64), so the
+ * file is written as a stream: the records in one consistent read, then the images a few at a time
+ * (contentFileText). Nothing holds the whole file in memory.
  */
 import { CONTENT_FORMAT, CONTENT_FORMAT_VERSION, type ContentBundleInput } from '../../../shared/content-bundle';
 import { LANDING_BLOCKS } from '../../../shared/landing';
 import { db } from '../../db';
 import { policyConfigKey } from '../pages/service';
 import { LANDING_CONFIG_KEY, SITE_CONTENT_KEY } from '../site/service';
-import { readAllContent } from './repository';
+import { readAllContent, readMediaData } from './repository';
 
 type ContentFile = ContentBundleInput & { exportedAt: string };
+type MediaEntry = NonNullable<ContentBundleInput['media']>[number];
+type MediaHeader = Omit<MediaEntry, 'data'>;
+
+/** Images read per query while streaming: a few MB at most. */
+const MEDIA_BATCH = 8;
 
 const iso = (d: Date) => d.toISOString();
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -27,7 +36,8 @@ function policyPage(stored: unknown) {
   return updatedAt ? { html: stored.html, updatedAt } : { html: stored.html };
 }
 
-export async function exportContentBundle(now: Date = new Date()): Promise<ContentFile> {
+/** Every record, and the images without their bytes. */
+async function readContentFile(now: Date): Promise<Omit<ContentFile, 'media'> & { media: MediaHeader[] }> {
   // One transaction: a consistent snapshot even while admins keep editing (PostgreSQL).
   const all = await db().transaction((tx) => readAllContent(tx), { isolationLevel: 'repeatable read' });
 
@@ -117,13 +127,58 @@ export async function exportContentBundle(now: Date = new Date()): Promise<Conte
       modifiedTime: s.modifiedTime ? iso(s.modifiedTime) : null,
     })),
     pages,
-    media: all.media.map((m) => ({
-      id: m.id,
-      contentType: m.contentType as 'image/webp',
-      width: m.width,
-      height: m.height,
-      alt: m.alt,
-      data: m.data.toString('base64'),
-    })),
+    media: all.media.map((m) => ({ id: m.id, contentType: m.contentType as 'image/webp', width: m.width, height: m.height, alt: m.alt })),
   };
+}
+
+/** The images with their bytes, a batch at a time; one deleted since the records were read is left out. */
+async function* mediaEntries(headers: readonly MediaHeader[]): AsyncGenerator<MediaEntry> {
+  for (let i = 0; i < headers.length; i += MEDIA_BATCH) {
+    const batch = headers.slice(i, i + MEDIA_BATCH);
+    const data = await readMediaData(db(), batch.map((m) => m.id));
+    for (const header of batch) {
+      const bytes = data.get(header.id);
+      if (bytes) yield { ...header, data: bytes.toString('base64') };
+    }
+  }
+}
+
+export interface ContentFileStream {
+  /** Records per section (images as read, before streaming). */
+  counts: Record<'services' | 'demos' | 'packages' | 'articles' | 'faqs' | 'media', number>;
+  /** The file as text, in pieces: exactly `JSON.stringify(file, null, 2)` and a newline. */
+  text: AsyncGenerator<string>;
+}
+
+/** Reads the records now and streams the file, each image written as it is read. */
+export async function openContentFile(now: Date = new Date()): Promise<ContentFileStream> {
+  const { media, ...records } = await readContentFile(now);
+  const counts = {
+    services: records.services?.length ?? 0,
+    demos: records.demos?.length ?? 0,
+    packages: records.packages?.length ?? 0,
+    articles: records.articles?.length ?? 0,
+    faqs: records.faqs?.length ?? 0,
+    media: media.length,
+  };
+  async function* text(): AsyncGenerator<string> {
+    const head = JSON.stringify({ ...records, media: [] }, null, 2);
+    // `media` is the file's last field: its empty array is where the images go.
+    yield head.slice(0, -'[]\n}'.length);
+    let first = true;
+    for await (const entry of mediaEntries(media)) {
+      yield `${first ? '[' : ','}\n    ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')}`;
+      first = false;
+    }
+    yield first ? '[]\n}\n' : '\n  ]\n}\n';
+  }
+  return { counts, text: text() };
+}
+
+/** The whole content file as one object (the seed and the tests; exports stream with contentFileText). */
+export async function exportContentBundle(now: Date = new Date()): Promise<ContentFile> {
+  const { media, ...records } = await readContentFile(now);
+  const entries: MediaEntry[] = [];
+  for await (const entry of mediaEntries(media)) entries.push(entry);
+  return { ...records, media: entries };
 }

@@ -1,5 +1,5 @@
 /** Content export/import in format version 1 (docs/content-format.md). */
-export { exportContentBundle } from './export';
+export { exportContentBundle, openContentFile, type ContentFileStream } from './export';
 export { describeImportSummary, importContentBundle, type ImportResult, type ImportSummary } from './import';
 export type { Problem } from './validate';
 export { exportAsAdmin, importAsAdmin, IMPORT_ENTITY_TYPE, type AdminImportResult } from './admin';

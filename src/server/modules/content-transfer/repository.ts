@@ -55,8 +55,12 @@ export async function readAllContent(tx: Executor) {
   const articleRows = await tx.select().from(articles).orderBy(asc(articles.createdAt), asc(articles.id));
   const faqRows = await tx.select().from(faqs).orderBy(asc(faqs.order), asc(faqs.createdAt), asc(faqs.id));
   const seoRows = await tx.select().from(seoPages).orderBy(asc(seoPages.path));
-  // By id only: created-at differs between installs, the content hash does not.
-  const mediaRows = await tx.select().from(media).orderBy(asc(media.id));
+  // By id only: created-at differs between installs, the content hash does not. Without the bytes: an
+  // export streams them one batch at a time (readMediaData).
+  const mediaRows = await tx
+    .select({ id: media.id, contentType: media.contentType, width: media.width, height: media.height, alt: media.alt })
+    .from(media)
+    .orderBy(asc(media.id));
   const configRows = await tx.select({ key: appConfig.key, value: appConfig.value }).from(appConfig);
   return {
     services: serviceRows,
@@ -69,6 +73,13 @@ export async function readAllContent(tx: Executor) {
     media: mediaRows,
     config: new Map(configRows.map((r) => [r.key, r.value as unknown])),
   };
+}
+
+/** The stored bytes of these images (those that still exist). */
+export async function readMediaData(ex: Executor, ids: readonly string[]): Promise<Map<string, Buffer>> {
+  if (ids.length === 0) return new Map();
+  const rows = await ex.select({ id: media.id, data: media.data }).from(media).where(inArray(media.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r.data]));
 }
 
 // ---------------------------------------------------------------------------------------------------------
