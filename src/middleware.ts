@@ -84,10 +84,10 @@ async function unreadableBodyResponse({ request, url }: APIContext, policy: Body
 }
 
 /**
- * The order is the point (docs/decisions/017): cheap refusals that read nothing (origin, address, method,
- * a declared size), then who is asking (session and role), and only then the body, within the limit of the
- * route or Action that will run. A stranger's 60 MB upload to an admin route is refused before a byte of it
- * is read.
+ * The order is the point (docs/decisions/020): cheap refusals that read nothing (origin, address, method),
+ * then who is asking (session and role), and only then the body: its declared size, then the body itself
+ * within the limit of the route or Action that will run. A stranger's 60 MB upload to an admin route is
+ * refused (401) before a byte of it is read, and every admin route answers strangers alike whatever they send.
  */
 async function respond(context: APIContext, next: MiddlewareNext): Promise<Response> {
   const early = forgedWriteResponse(context) ?? unstorableAddressResponse(context) ?? pageMethodResponse(context.request, context.url);
@@ -95,8 +95,6 @@ async function respond(context: APIContext, next: MiddlewareNext): Promise<Respo
   const calls = actionCallsOf(context.request, context.url);
   const write = !SAFE_METHODS.has(context.request.method);
   const policy = write ? bodyPolicyFor(normalizePath(context.url.pathname), calls[0]?.name) : undefined;
-  const oversize = policy && declaredOversizeResponse(context, policy);
-  if (oversize) return oversize;
   if (context.url.pathname !== '/healthz' && context.url.pathname !== '/readyz') {
     try {
       await startUp();
@@ -110,8 +108,8 @@ async function respond(context: APIContext, next: MiddlewareNext): Promise<Respo
   }
   const guarded = await guard(context, calls);
   if (guarded) return guarded;
-  const unreadable = policy && (await unreadableBodyResponse(context, policy));
-  if (unreadable) return unreadable;
+  const refusedBody = policy && (declaredOversizeResponse(context, policy) ?? (await unreadableBodyResponse(context, policy)));
+  if (refusedBody) return refusedBody;
   return next();
 }
 
