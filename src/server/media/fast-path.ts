@@ -35,11 +35,25 @@ function prepare(entry: CachedPage, etag: string) {
   return ready;
 }
 
+/** A 304's headers differ only in the ETag: built once per scheme, the ETag filled in per answer. */
+const notModifiedTemplates = new Map<boolean, string[]>();
+
+function notModifiedHeaders(etag: string, https: boolean): string[] {
+  let template = notModifiedTemplates.get(https);
+  if (!template) {
+    template = mediaHeaders('', undefined, https).flat();
+    notModifiedTemplates.set(https, template);
+  }
+  const raw = template.slice();
+  raw[raw.indexOf('etag') + 1] = etag;
+  return raw;
+}
+
 export const mediaFastPath: MediaFastPath = (pathname, ifNoneMatch, https) => {
   const file = parseMediaFile(MEDIA_PATH.exec(pathname)?.[1]);
   if (!file) return undefined;
   const etag = etagOf(file);
-  if (holdsEtag(ifNoneMatch, etag)) return { status: 304, headers: mediaHeaders(etag, undefined, https).flat() };
+  if (holdsEtag(ifNoneMatch, etag)) return { status: 304, headers: notModifiedHeaders(etag, https) };
   const entry = mediaCache().get(mediaKey(file));
   if (!entry) return undefined;
   const ready = prepare(entry, etag);
