@@ -10,6 +10,30 @@ import { freePort } from './free-port.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
+/** What a bench started or wrote that is still there: killed or removed when it ends early (its deadline). */
+const running = new Set();
+const scratch = new Set();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Removes a scratch file or folder if this process exits before it does. */
+export function removeOnExit(file) {
+  scratch.add(file);
+  return () => {
+    fs.rmSync(file, { recursive: true, force: true });
+    scratch.delete(file);
+  };
+}
+
+/** Kills `child` if this process exits first. */
+export function killOnExit(child) {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
 /** Stops a server process: SIGTERM (it checkpoints and closes its database), SIGKILL after 10 s. */
 async function halt(child) {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
@@ -31,6 +55,7 @@ async function halt(child) {
 export async function startBenchServer({ distDir, seed = true, content, env: extra = {} }) {
   if (!fs.existsSync(path.join(root, distDir, 'server', 'entry.mjs'))) throw new Error(`no build in ${distDir}/ (run npx astro build)`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-row-'));
+  const removeDataDir = removeOnExit(dataDir);
   const port = await freePort();
   const env = {
     ...process.env,
@@ -49,7 +74,7 @@ export async function startBenchServer({ distDir, seed = true, content, env: ext
   const base = `http://127.0.0.1:${port}`;
 
   const launch = async () => {
-    const child = spawn(process.execPath, SERVER_NODE_ARGS, { cwd: root, env: { ...env, ...SERVER_ENV }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = killOnExit(spawn(process.execPath, SERVER_NODE_ARGS, { cwd: root, env: { ...env, ...SERVER_ENV }, stdio: ['ignore', 'ignore', 'inherit'] }));
     bench.server = child;
     for (let i = 0; i < 120; i++) {
       if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
@@ -73,7 +98,7 @@ export async function startBenchServer({ distDir, seed = true, content, env: ext
     },
     async stop() {
       await halt(bench.server);
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      removeDataDir();
     },
   };
 

@@ -15,7 +15,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { startBenchServer } from './bench-server.mjs';
+import { killOnExit, startBenchServer } from './bench-server.mjs';
 import { loadRun, rssMb } from './load-run.mjs';
 
 export const FLOOD_TARGET = { p99Ms: 50, rssGrowthMb: 100 };
@@ -115,7 +115,7 @@ async function attack({ port, origin, path: target, type, bytes, connections, ma
 /** Starts the attacker; resolves `ready` once its body is built, `result` when it is done (or killed). */
 function startAttacker(flood, { port, base, seconds }) {
   const spec = { ...flood, port, origin: base, seconds };
-  const child = spawn(process.execPath, [import.meta.filename, `--attack=${JSON.stringify(spec)}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = killOnExit(spawn(process.execPath, [import.meta.filename, `--attack=${JSON.stringify(spec)}`], { stdio: ['ignore', 'pipe', 'inherit'] }));
   // Bounded whatever happens: the child is killed after its run plus the last requests' timeout.
   const guard = setTimeout(() => child.kill('SIGKILL'), (seconds + 30) * 1000);
   let out = '';

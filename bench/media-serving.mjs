@@ -7,7 +7,7 @@
 //   node bench/media-serving.mjs [--duration=10] [--dist=dist] [--json]
 import fs from 'node:fs';
 import path from 'node:path';
-import { startBenchServer } from './bench-server.mjs';
+import { removeOnExit, startBenchServer } from './bench-server.mjs';
 import { benchPhoto } from './fixtures.mjs';
 import { loadRun } from './load-run.mjs';
 
@@ -24,10 +24,11 @@ const STATIC_PHOTO = 'bench-photo.webp';
 async function serverWithPhoto(distDir, photo) {
   const twin = path.join(root, distDir, 'client', STATIC_PHOTO);
   fs.writeFileSync(twin, photo.bytes);
+  const removeTwin = removeOnExit(twin);
   try {
     return await startBenchServer({ distDir, content: { media: [photo.record] } });
   } finally {
-    fs.rmSync(twin, { force: true });
+    removeTwin();
   }
 }
 
