@@ -2,9 +2,10 @@
 // loopback port, and only then listen for visitors — so the first visitor does not pay start-up, and a
 // taken port, a failed migration or a locked data folder stops the process instead of serving errors.
 //
-// Request order: refuse methods the site does not serve → refuse malformed URLs → route-cache hits (stored
-// with their full headers) → baseline security headers → refuse oversize bodies → built files from memory →
-// Astro (middleware, pages, endpoints). See docs/decisions/002.
+// Request order: refuse methods the site does not serve → refuse malformed URLs → media answers that need no
+// database read → route-cache hits (stored with their full headers) → baseline security headers → refuse
+// oversize bodies → built files from memory → Astro (middleware, pages, endpoints). See docs/decisions/002
+// and 019.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -174,6 +175,21 @@ function serveCacheHit(req, res) {
   return true;
 }
 
+// ---- Media that needs no database read: a 304 for an ETag the browser holds (the ETag is the content hash
+// in the URL) and hot images from the media cache (src/server/media/fast-path.ts). Misses go to Astro.
+const MEDIA_FAST_PATH = Symbol.for('agency.media');
+
+function serveMedia(req, res, pathname) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const lookup = globalThis[MEDIA_FAST_PATH];
+  const answer = typeof lookup === 'function' ? lookup(pathname, req.headers['if-none-match'], siteIsHttps || Boolean(req.socket.encrypted)) : undefined;
+  if (!answer) return false;
+  // The headers are the middleware's full set (security headers, Vary) — nothing to add.
+  res.writeHead(answer.status, answer.headers);
+  res.end(req.method === 'HEAD' ? undefined : answer.body);
+  return true;
+}
+
 const PLAIN_ERROR_HEADERS = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' };
 
 function plainError(res, status, text, extra = {}) {
@@ -220,6 +236,7 @@ function listener(req, res) {
     plainError(res, 400, 'Bad request.');
     return;
   }
+  if (pathname.startsWith('/media/') && serveMedia(req, res, pathname)) return;
   if (serveCacheHit(req, res)) return;
   setBaselineHeaders(req, res);
   if (Number(req.headers['content-length'] ?? 0) > bodySizeLimit) {

@@ -16,6 +16,9 @@ import { benchArticle } from './fixtures.mjs';
 import { countsMatch, VISITS_TARGET, visitsIngest } from './visits-ingest.mjs';
 import { READS_TARGET_MS, serverP95 } from './admin-reads.mjs';
 import { describeImport, IMPORT_TARGET, importPasses } from './firebase-import.mjs';
+import { mediaRows, mediaServing } from './media-serving.mjs';
+import { bodyFlood, floodRows } from './body-flood.mjs';
+import { cpuMicros, rssMb } from './load-run.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
 import { freePort } from './free-port.mjs';
 
@@ -43,12 +46,13 @@ const TARGETS = {
 // (g) the admin's article list with this many articles in the database.
 const BENCH_ARTICLES = 1000;
 
-// Whole-run guard: whatever happens, the server is stopped and the process ends.
+// Whole-run guard: whatever happens, the server is stopped and the process ends. (m) and (n) start servers
+// of their own and add about 5 minutes to the run.
 const deadline = setTimeout(() => {
-  console.error('bench: gave up after 15 minutes');
+  console.error('bench: gave up after 25 minutes');
   cleanup();
   process.exit(0);
-}, 15 * 60_000);
+}, 25 * 60_000);
 deadline.unref();
 
 function log(msg) {
@@ -218,30 +222,11 @@ function readRows(reads) {
     });
 }
 
-function rssMb(pid) {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Math.round(Number(m[1]) / 1024) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Peak RSS while load runs, sampled twice a second. */
 let peakRss = 0;
 function sampleRss() {
   const v = rssMb(server.pid);
   if (v && v > peakRss) peakRss = v;
-}
-
-/** User + system CPU time of a process, in microseconds (from /proc, clock ticks of 10 ms). */
-function cpuMicros(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return 0;
-  }
 }
 
 async function load(url, { path: fixedPath, distinctQuery = false, duration = DURATION } = {}) {
@@ -421,6 +406,22 @@ async function main() {
     log(`Firebase import not measured: ${err instanceof Error ? err.message : err}`);
   }
 
+  log('(m) a hot image from /media next to the same bytes as a static file (its own server)');
+  let media;
+  try {
+    media = await mediaServing({ seconds: DURATION, connections: CONNECTIONS, distDir: path.relative(root, distDir), log: (m) => log(`(m) ${m}`) });
+  } catch (err) {
+    log(`media serving not measured: ${err instanceof Error ? err.message : err}`);
+  }
+
+  log('(n) anonymous body floods against a cached page (its own server)');
+  let flood;
+  try {
+    flood = await bodyFlood({ seconds: DURATION, distDir: path.relative(root, distDir), log: (m) => log(`(n) ${m}`) });
+  } catch (err) {
+    log(`body floods not measured: ${err instanceof Error ? err.message : err}`);
+  }
+
   const ratio = staticFile.rps > 0 ? cached.rps / staticFile.rps : 0;
   // Server CPU per request: what a hit costs the server, whatever the load generator manages to parse.
   const cpuRatio = cached.cpuUsPerReq > 0 ? staticFile.cpuUsPerReq / cached.cpuUsPerReq : 0;
@@ -491,6 +492,8 @@ async function main() {
     ],
     ...readRows(reads),
     ...importRows(firebaseImport),
+    ...mediaRows(media, mark),
+    ...floodRows(flood, mark),
   ];
   const errors = [staticFile, cached, uncached].reduce((a, r) => a + r.errors + r.non2xx, 0);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['Measure', 'Result', 'Target', ''][i].length));
@@ -523,6 +526,8 @@ async function main() {
     visitsIngest: visits ? { ...visits, countsMatch: countsMatch(visits) } : null,
     adminReads: reads ?? null,
     firebaseImport: firebaseImport ?? null,
+    mediaServing: media ?? null,
+    bodyFlood: flood ?? null,
     failedResponses: errors,
     targets: TARGETS,
   };

@@ -15,6 +15,9 @@ const MIN_ROUTE_CACHE_BYTES = 1_048_576;
 const DEFAULT_ROUTE_CACHE_BYTES = 41_943_040;
 /** 500 MB of stored images (WebP after resizing: thousands of pictures). */
 const DEFAULT_MEDIA_QUOTA_BYTES = 524_288_000;
+/** 32 MiB of hot images in memory: a typical site's pictures and their variants, a few times over. */
+const MIN_MEDIA_CACHE_BYTES = 1_048_576;
+const DEFAULT_MEDIA_CACHE_BYTES = 33_554_432;
 
 const envSchema = z.object({
   NODE_ENV: z.string().optional(),
@@ -47,6 +50,15 @@ const envSchema = z.object({
       .int({ error: 'must be a whole number of bytes' })
       .min(0, 'must be 0 (no uploads) or more')
       .default(DEFAULT_MEDIA_QUOTA_BYTES),
+  ),
+  /** Memory for images served from /media (originals and variants), least recently used out first. */
+  MEDIA_CACHE_BYTES: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce
+      .number({ error: 'must be a number of bytes' })
+      .int({ error: 'must be a whole number of bytes' })
+      .min(MIN_MEDIA_CACHE_BYTES, `must be at least ${MIN_MEDIA_CACHE_BYTES}`)
+      .default(DEFAULT_MEDIA_CACHE_BYTES),
   ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Mail: SMTP when set (smtp:// or smtps://), otherwise .eml files in DATA_DIR/outbox/. */

@@ -3,10 +3,11 @@
  * the service editor (progress shown, a failed try retried), saved, and served by the public service page
  * as 400 and 800 px WebP variants with immutable caching and no EXIF; an image chosen from the library with
  * the keyboard and seen on the public page, and one placed in a description through the rich-text field's
- * picture dialog; the library page (search, alt text, delete refused while a
- * service uses the image, allowed after); clear messages for a 20 MB file, a text file renamed .png, a
- * truncated JPEG and a decompression bomb with nothing stored; and the API refused to a member and a
- * visitor. The quota (402) is covered by tests/integration/media-library.test.ts: it needs a server
+ * picture dialog; the library page (search, alt text, delete refused while a service uses the image,
+ * allowed after); the same headers whether an image comes from the database or from memory, a 304 for one
+ * the browser holds, and a deleted one gone at once; clear messages for a 20 MB file, a text file renamed
+ * .png, a truncated JPEG and a decompression bomb with nothing stored; and the API refused to a member and
+ * a visitor. The quota (402) is covered by tests/integration/media-library.test.ts: it needs a server
  * started with a small MEDIA_QUOTA_BYTES.
  */
 import { writeFile } from 'node:fs/promises';
@@ -313,6 +314,40 @@ test.describe('as the admin', () => {
       await expect(itemCard).toHaveCount(0);
       expect((await page.request.get(item.url)).status()).toBe(404);
     }
+  });
+
+  test('an image is answered alike from the database and from memory; a held one is a 304 without its bytes; a deleted one is gone at once', async ({ page, request, baseURL }) => {
+    const colour = `#${Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0')}`;
+    const uploaded = await page.request.post('/api/admin/media', {
+      headers: { origin: baseURL! },
+      multipart: { file: { name: `cache-${unique()}.png`, mimeType: 'image/png', buffer: await sharp({ create: { width: 1000, height: 700, channels: 3, background: colour } }).png().toBuffer() } },
+    });
+    expect(uploaded.status()).toBe(201);
+    const { id } = (await uploaded.json()) as { id: string };
+    // Headers that say when and how, not what: everything else must be the same whichever way it is served.
+    const what = (res: { headers(): Record<string, string> }) => Object.entries(res.headers()).filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)).sort();
+
+    for (const file of [`${id}.webp`, `${id}-w400.webp`]) {
+      const fromDatabase = await request.get(`/media/${file}`); // the first request: through Astro
+      const fromMemory = await request.get(`/media/${file}`); // then from the media cache, before Astro
+      expect(fromDatabase.status(), file).toBe(200);
+      expect(fromMemory.status(), file).toBe(200);
+      expect(what(fromMemory), file).toEqual(what(fromDatabase));
+      expect(fromMemory.headers()['cache-control']).toBe(IMMUTABLE);
+      expect(fromMemory.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(fromMemory.headers()['x-content-type-options']).toBe('nosniff');
+      expect((await fromMemory.body()).equals(await fromDatabase.body()), file).toBe(true);
+
+      const held = await request.get(`/media/${file}`, { headers: { 'If-None-Match': fromMemory.headers()['etag']! } });
+      expect(held.status(), file).toBe(304);
+      expect((await held.body()).length).toBe(0);
+      expect(held.headers()['cache-control']).toBe(IMMUTABLE);
+      expect(held.headers()['etag']).toBe(fromMemory.headers()['etag']);
+      expect(held.headers()['x-frame-options']).toBe('DENY');
+    }
+
+    expect((await page.request.delete(`/api/admin/media/${id}`, { headers: { origin: baseURL! } })).status()).toBe(204);
+    for (const file of [`${id}.webp`, `${id}-w400.webp`, `${id}-w800.webp`]) expect((await request.get(`/media/${file}`)).status(), file).toBe(404);
   });
 });
 

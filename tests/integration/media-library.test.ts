@@ -10,6 +10,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GET as listRoute, POST as uploadRoute } from '../../src/pages/api/admin/media/index';
 import { DELETE as deleteRoute, GET as itemRoute, PATCH as patchRoute } from '../../src/pages/api/admin/media/[id]';
 import { parseConfig } from '../../src/server/config';
+import { mediaFastPath } from '../../src/server/media/fast-path';
+import { mediaResponse } from '../../src/server/media/serve';
 import { activityLog, appConfig, articles, media } from '../../src/server/db/schema';
 import { guardDecision } from '../../src/server/guards';
 import { readSession } from '../../src/server/guards/session';
@@ -295,5 +297,20 @@ describe('the library', () => {
     const [deleted] = await h.handle.db.select().from(activityLog).where(and(eq(activityLog.entityType, 'media'), eq(activityLog.action, 'delete')));
     expect(deleted).toMatchObject({ entityId: item.id, summary: 'Deleted image “hero.png”', before: { id: item.id, originalName: 'hero.png', width: 120 } });
     await expect(updateMediaAlt(admin.userId, item.id, 'gone')).rejects.toMatchObject({ code: 'storage/object-not-found', status: 404 });
+  });
+
+  it('a deleted image is served no more, not even from memory: the original and its variants are 404 at once', async () => {
+    const { item } = await uploadMedia(admin.userId, { bytes: await png(130, 90), originalName: 'gone.png' });
+    const files = [`${item.id}.webp`, `${item.id}-w400.webp`, `${item.id}-w800.webp`];
+    const serve = (file: string) => mediaResponse(file, new Request(`http://localhost/media/${file}`));
+    for (const file of files) expect((await serve(file)).status, file).toBe(200);
+    // Now in memory: server.mjs would answer them without the database.
+    for (const file of files) expect(mediaFastPath(`/media/${file}`, undefined, false)?.status, file).toBe(200);
+
+    expect(await route(deleteRoute, 'admin', item.id, { method: 'DELETE' })).toEqual({ status: 204, body: undefined });
+    for (const file of files) {
+      expect(mediaFastPath(`/media/${file}`, undefined, false), file).toBeUndefined();
+      expect((await serve(file)).status, file).toBe(404);
+    }
   });
 });

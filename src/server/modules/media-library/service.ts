@@ -6,6 +6,7 @@
  */
 import { db } from '../../db';
 import { config } from '../../config';
+import { forgetMedia } from '../../media/cache';
 import { MediaError, processImage } from '../../media/process';
 import {
   fileTooLargeMessage,
@@ -188,7 +189,10 @@ export async function updateMediaAlt(actorId: string | undefined, id: string, al
   });
 }
 
-/** Deletes an image no page uses; while one does, refuses and names every place (storage/in-use). */
+/**
+ * Deletes an image no page uses; while one does, refuses and names every place (storage/in-use). This
+ * process's media cache drops it at once; other processes' within MEDIA_CACHE_MAX_AGE_SECONDS.
+ */
 export async function deleteMedia(actorId: string | undefined, id: string): Promise<void> {
   await adminWrite(actorId, async (tx, actor) => {
     const before = await repo.findMediaInfo(tx, id);
@@ -209,4 +213,6 @@ export async function deleteMedia(actorId: string | undefined, id: string): Prom
       revertOf: null,
     });
   });
+  // After the commit: a read that starts now finds no row, and one already running does not store its copy.
+  forgetMedia(id);
 }

@@ -1,0 +1,45 @@
+// One autocannon run against a bench server, with what it cost the server: CPU time per request (from
+// /proc, so it counts the server's work whatever the load generator manages) and its memory.
+import fs from 'node:fs';
+import autocannon from 'autocannon';
+
+/** VmRSS of a process in MB (undefined once it is gone). */
+export function rssMb(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** User + system CPU time of a process, in microseconds (from /proc, clock ticks of 10 ms). */
+export function cpuMicros(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * GET `path` for `duration` seconds over `connections` connections (at `overallRate` requests/s in all,
+ * when given: latency as a visitor sees it, not as a saturated queue).
+ */
+export async function loadRun({ base, pid, path, headers = {}, connections = 20, duration = 10, overallRate }) {
+  const cpuBefore = cpuMicros(pid);
+  const result = await autocannon({ url: base, connections, duration, ...(overallRate ? { overallRate } : {}), requests: [{ method: 'GET', path, headers }] });
+  const cpu = cpuMicros(pid) - cpuBefore;
+  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
+  return {
+    requests: result.requests.total,
+    rps: Math.round(result.requests.average),
+    cpuUsPerReq: result.requests.total > 0 ? Math.round(cpu / result.requests.total) : 0,
+    serverCpuPct: Math.round((cpu / (duration * 1_000_000)) * 100),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    statuses,
+    errors: result.errors + result.timeouts,
+  };
+}
