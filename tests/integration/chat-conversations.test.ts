@@ -488,7 +488,7 @@ describe('live events', () => {
       for (const part of ['We review ', 'your website ', 'for free.']) onDelta?.(part);
       return { body: 'We review your website for free.', sources: [{ title: 'What is the free audit?', href: '/#faq-free-audit' }], confident: true };
     };
-    await saveSettings({ llm: { enabled: true, endpoint: 'http://127.0.0.1:9/v1/chat/completions', model: 'test' } });
+    await saveSettings({ llm: { enabled: true, endpoint: 'https://llm.test/v1/chat/completions', model: 'test' } });
     const v = visitor();
     const res = await postMessage(ctx('/api/chat/messages', { method: 'POST', visitorId: v.raw, body: JSON.stringify({ body: 'What is the free audit?' }) }));
     expect(res.headers.get('Content-Type')).toMatch(/^application\/x-ndjson/);
