@@ -3,6 +3,7 @@
  * the admin inbox and the server exchange (contract: docs/chat-api.md). Pure and browser-safe: the launcher
  * imports only types from here; the panel and the admin forms import the schemas.
  */
+import { isSitePath } from './site-path';
 import { z } from './zod';
 
 export const CHAT_LIMITS = {
@@ -86,12 +87,12 @@ export const quickReplySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('link'),
     label: z.string().trim().min(1).max(CHAT_LIMITS.quickReplyLabel),
-    /** A path on this site ("/free-audit") or an https address. */
+    /** A path on this site ("/free-audit", the site's one rule: never "//host" or "/\\host") or an https address. */
     value: z
       .string()
       .trim()
       .max(CHAT_LIMITS.quickReplyValue)
-      .refine((v) => /^\/(?!\/)[^\s]*$/.test(v) || /^https:\/\/[^\s/]+[^\s]*$/.test(v), 'must be a path like /free-audit or an https:// address'),
+      .refine((v) => isSitePath(v) || /^https:\/\/[^\s/]+[^\s]*$/.test(v), 'must be a path like /free-audit or an https:// address'),
   }),
 ]);
 export type QuickReply = z.infer<typeof quickReplySchema>;

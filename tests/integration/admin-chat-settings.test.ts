@@ -104,6 +104,12 @@ describe('saving the chat settings', () => {
         'llm.endpoint': 'Must be an https:// address',
       },
     });
+    // Browsers open "/\\host" and "/<tab>/host" as another site: the site's one path rule refuses them.
+    for (const value of ['/\\evil.test/x', '/\t/evil.test', '//evil.test']) {
+      await expect(saveChatSettings(admin, { value: { ...base, quickReplies: [{ kind: 'link', label: 'Go', value }] }, expectedUpdatedAt: '' }), value).rejects.toMatchObject({
+        fieldErrors: { 'quickReplies.0.value': 'Must be a path like /free-audit or an https:// address' },
+      });
+    }
     await expect(saveChatSettings(admin, { value: { ...base, accentColor: 'red' }, expectedUpdatedAt: '' })).rejects.toMatchObject({
       fieldErrors: { accentColor: 'Must be a colour like #4f46e5' },
     });

@@ -10,7 +10,8 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } f
 import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
 import { toast } from '../../components/admin/toasts';
 import { CHAT_LIMITS, type ChatConversationState, type ChatMessageDto, type InboxConversationDto } from '../../shared/chat';
-import { formatMessageTime, isSitePath } from '../../shared/chat-inbox';
+import { formatMessageTime } from '../../shared/chat-inbox';
+import { isSitePath } from '../../shared/site-path';
 import { FEED_MODE_LABELS, useInboxFeed } from './inbox-stream';
 
 interface Props {
