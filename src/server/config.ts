@@ -92,7 +92,35 @@ const envSchema = z.object({
     .regex(/^[\x21-\x7e]*$/, 'must be printable characters without spaces (it is sent in an HTTP header)')
     .optional()
     .transform((v) => (v === '' ? undefined : v)),
+  /**
+   * The only origin LLM_API_KEY is ever sent to (decision 018): the AI-answers endpoint an admin saves must
+   * be on it. The key is the operator's, so where it goes is the operator's choice too, not the admin
+   * session's. https only; unset: AI answers cannot be used.
+   */
+  LLM_API_ORIGIN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      const origin = httpsOrigin(v);
+      if (origin) return origin;
+      ctx.addIssue({ code: 'custom', message: 'must be an https origin such as https://api.openai.com (no path, user name or password)' });
+      return z.NEVER;
+    }),
 });
+
+/** "https://Api.Example.com:443/" → "https://api.example.com"; undefined for anything but a bare https origin. */
+function httpsOrigin(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  const bare = url.protocol === 'https:' && !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash;
+  return bare && /^https:\/\/[^/?#]+\/?$/i.test(value) ? url.origin : undefined;
+}
 
 export type AppConfig = Omit<z.infer<typeof envSchema>, 'SITE_URL'> & {
   /** The public origin: SITE_URL, or the one PORT and HOST give when it is unset. */

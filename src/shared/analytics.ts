@@ -4,6 +4,7 @@
  * beacon (src/features/analytics/beacon.ts) uses only the field names, the server everything else.
  */
 import { sanitizeSitePath } from './auth-schemas';
+import { cleanLine } from './text-controls';
 import { z } from './zod';
 
 export const VISITS_API_PATH = '/api/visits';
@@ -26,8 +27,6 @@ export type DeviceClass = (typeof DEVICE_CLASSES)[number];
 
 /** Markup, quotes, white space and backslashes never occur in a browser's location.pathname (it is percent-encoded). */
 const NOT_IN_A_PATH = /[\s<>"'`\\]/;
-// C0/C1 control characters and bidi overrides: invisible on screen, misleading in a report.
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 const utmField = z
   .string()
@@ -86,7 +85,8 @@ export function referrerHostOf(referrer: string, siteHosts: readonly string[]): 
 /** A UTM value as it is grouped: control characters removed, trimmed, lower case, at most UTM_MAX_LENGTH. */
 export function cleanUtm(value: string | undefined): string {
   if (!value) return '';
-  return value.replace(CONTROL_CHARS, '').trim().toLowerCase().slice(0, UTM_MAX_LENGTH).trim();
+  // Control characters and bidi controls (src/shared/text-controls.ts): invisible on screen, misleading in a report.
+  return cleanLine(value).trim().toLowerCase().slice(0, UTM_MAX_LENGTH).trim();
 }
 
 /** The UTC day of a moment, as the analytics tables key it: "2026-11-25". */

@@ -2,7 +2,12 @@
  * Account input rules, shared by the future forms (islands) and the server, which enforces them before
  * better-auth stores anything. Pure: no server imports.
  */
+import { sanitizeSitePath } from './site-path';
+import { isCleanLine } from './text-controls';
 import { z } from './zod';
+
+// The site-path rule lives in its own small module (the chat widget uses it without Zod).
+export { MAX_PATH_LENGTH, sanitizeSitePath } from './site-path';
 
 /** Seed section 9. */
 export const MIN_PASSWORD_LENGTH = 6;
@@ -13,10 +18,6 @@ export const MAX_NAME_LENGTH = 50;
 export const MAX_EMAIL_LENGTH = 254;
 export const MAX_PHONE_LENGTH = 40;
 export const MAX_WEBSITE_LENGTH = 2048;
-export const MAX_PATH_LENGTH = 512;
-
-// C0/C1 control characters and bidi overrides: invisible in a name, dangerous in mail headers and logs.
-const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 export const PASSWORD_MESSAGES = {
   required: 'Please enter a password',
@@ -24,8 +25,6 @@ export const PASSWORD_MESSAGES = {
   tooLong: `Password must be at most ${MAX_PASSWORD_LENGTH} characters long`,
   mismatch: 'Passwords do not match',
 } as const;
-
-const noControlChars = (s: string) => !FORBIDDEN_CHARS.test(s);
 
 /**
  * Letters and combining marks of any script, spaces, apostrophes (' and ’), hyphens and dots, with at
@@ -69,7 +68,8 @@ const optionalText = (max: number, label: string) =>
     .nullable()
     .transform((v) => (v == null || v.trim() === '' ? undefined : v.trim()))
     .refine((v) => v === undefined || v.length <= max, `${label} must be at most ${max} characters`)
-    .refine((v) => v === undefined || noControlChars(v), `${label} contains characters that are not allowed`);
+    // Control characters and bidi controls: invisible on screen, dangerous in mail headers and logs.
+    .refine((v) => v === undefined || isCleanLine(v), `${label} contains characters that are not allowed`);
 
 export const phoneField = optionalText(MAX_PHONE_LENGTH, 'Phone').refine(
   (v) => v === undefined || /^\+?[0-9 ()./-]{5,}$/.test(v),
@@ -88,14 +88,6 @@ export const websiteField = optionalText(MAX_WEBSITE_LENGTH, 'Website')
       return false;
     }
   }, 'Please enter a valid website address');
-
-/** A same-site path (the page saved before login); anything else is dropped rather than stored. */
-export function sanitizeSitePath(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const v = value.trim();
-  if (!v.startsWith('/') || v.startsWith('//') || v.includes('\\') || v.length > MAX_PATH_LENGTH) return undefined;
-  return noControlChars(v) ? v : undefined;
-}
 
 /** Unknown keys (role, emailVerified, ...) are refused by name, never silently stored or ignored. */
 const noExtraFields = { error: (issue: { code?: string }) => (issue.code === 'unrecognized_keys' ? 'This field cannot be set' : undefined) };

@@ -3,7 +3,7 @@
  * live change of one conversation moves the rows of the list being looked at, and the words for a row.
  * Pure and browser-safe: the page renders with them and the live island applies them to each event.
  */
-import type { ChatSource, InboxConversationDto } from './chat';
+import type { InboxConversationDto } from './chat';
 
 export const INBOX_FILTERS = ['open', 'handled', 'all'] as const;
 export type InboxFilter = (typeof INBOX_FILTERS)[number];
@@ -60,8 +60,6 @@ export function inboxAnnouncement(before: InboxConversationDto | undefined, afte
 /** "3 unread" or "" (a row's badge). */
 export const unreadLabel = (n: number) => (n > 0 ? `${n} unread` : '');
 
-/** A source link of an answer, only when it points into this site ("/services/x", "/#faq-3"). */
-export const isSitePath = (href: ChatSource['href']) => /^\/(?!\/)[^\s\\]*$/.test(href);
 
 const shortUtc = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
 const timeUtc = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });

@@ -5,6 +5,7 @@
  */
 import { emailField } from './auth-schemas';
 import { CHAT_LIMITS, WEEKDAYS, type BusinessHours, type ChatAskContact, type Weekday } from './chat';
+import { hasControlCharacters, isCleanLine } from './text-controls';
 import { z } from './zod';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -82,16 +83,20 @@ export function shouldAskContact(f: AskContactFacts): boolean {
 // ---------------------------------------------------------------------------------------------------------
 // What a visitor sends.
 
-/** Control characters other than line breaks and tabs never belong in a chat message. */
-const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-const LINE_BREAKS_OR_CONTROL = /[\u0000-\u001F\u007F]/;
+/**
+ * Control characters other than line breaks and tabs never belong in a chat message. Bidi controls may (a
+ * visitor writing in two scripts pastes them); the inbox neutralises them where it shows the text. A name
+ * is one line of plain words: the site's one rule (src/shared/text-controls.ts) refuses bidi controls and
+ * direction marks there, as the audit form does, since it lands in inbox rows and mail subjects.
+ */
+export const CONTACT_NAME_NOT_CLEAN = 'Your name must be one line of plain text, without control or text-direction characters';
 
 export const chatMessageBodySchema = z
   .string({ error: 'Please write a message' })
   .trim()
   .min(1, 'Please write a message')
   .max(CHAT_LIMITS.message, `A message can be at most ${CHAT_LIMITS.message} characters`)
-  .refine((v) => !CONTROL_CHARS.test(v), 'The message contains characters that are not allowed');
+  .refine((v) => !hasControlCharacters(v), 'The message contains characters that are not allowed');
 
 export const chatContactSchema = z.object({
   name: z
@@ -99,13 +104,13 @@ export const chatContactSchema = z.object({
     .trim()
     .min(1, 'Please enter your name')
     .max(CHAT_LIMITS.contactName, `Your name can be at most ${CHAT_LIMITS.contactName} characters`)
-    .refine((v) => !LINE_BREAKS_OR_CONTROL.test(v), 'Your name must be on one line'),
+    .refine(isCleanLine, CONTACT_NAME_NOT_CLEAN),
   email: emailField,
   message: z
     .string({ error: 'The message must be text' })
     .trim()
     .max(CHAT_LIMITS.contactMessage, `The message can be at most ${CHAT_LIMITS.contactMessage} characters`)
-    .refine((v) => !CONTROL_CHARS.test(v), 'The message contains characters that are not allowed')
+    .refine((v) => !hasControlCharacters(v), 'The message contains characters that are not allowed')
     .optional()
     .transform((v) => v ?? ''),
 });

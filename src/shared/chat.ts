@@ -3,6 +3,7 @@
  * the admin inbox and the server exchange (contract: docs/chat-api.md). Pure and browser-safe: the launcher
  * imports only types from here; the panel and the admin forms import the schemas.
  */
+import { isSitePath } from './site-path';
 import { z } from './zod';
 
 export const CHAT_LIMITS = {
@@ -86,12 +87,12 @@ export const quickReplySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('link'),
     label: z.string().trim().min(1).max(CHAT_LIMITS.quickReplyLabel),
-    /** A path on this site ("/free-audit") or an https address. */
+    /** A path on this site ("/free-audit", the site's one rule: never "//host" or "/\\host") or an https address. */
     value: z
       .string()
       .trim()
       .max(CHAT_LIMITS.quickReplyValue)
-      .refine((v) => /^\/(?!\/)[^\s]*$/.test(v) || /^https:\/\/[^\s/]+[^\s]*$/.test(v), 'must be a path like /free-audit or an https:// address'),
+      .refine((v) => isSitePath(v) || /^https:\/\/[^\s/]+[^\s]*$/.test(v), 'must be a path like /free-audit or an https:// address'),
   }),
 ]);
 export type QuickReply = z.infer<typeof quickReplySchema>;
@@ -132,7 +133,8 @@ export const chatSettingsSchema = z.object({
         .string()
         .trim()
         .max(CHAT_LIMITS.llmEndpoint)
-        .refine((v) => v === '' || /^https?:\/\/[^\s]+$/.test(v), 'must be an http:// or https:// address')
+        // The server's API key travels with every request: never in clear text (decision 018).
+        .refine((v) => v === '' || /^https:\/\/[^\s]+$/.test(v), 'must be an https:// address')
         .default(''),
       model: z.string().trim().max(CHAT_LIMITS.llmModel).default(''),
     })
@@ -142,6 +144,40 @@ export const chatSettingsSchema = z.object({
 });
 export type ChatSettings = z.infer<typeof chatSettingsSchema>;
 export const DEFAULT_CHAT_SETTINGS: ChatSettings = chatSettingsSchema.parse({});
+
+/**
+ * Why AI answers cannot use `endpoint` with the server's API key, or undefined when they can. The key is
+ * the operator's: it only ever goes, over https, to the origin the environment names (LLM_API_ORIGIN); an
+ * admin chooses the path on it, never the host (decision 018).
+ */
+export function llmEndpointProblem(endpoint: string, allowedOrigin: string | undefined): string | undefined {
+  if (!allowedOrigin) {
+    return 'cannot be used yet: the server sends its API key to no address until LLM_API_ORIGIN is set in its environment (the https origin of your AI provider, e.g. https://api.openai.com)';
+  }
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return 'must be an https:// address';
+  }
+  if (url.protocol !== 'https:') return 'must be an https:// address';
+  if (url.username || url.password) return 'must not contain a user name or password';
+  if (url.origin !== allowedOrigin) return `must start with ${allowedOrigin}/ (LLM_API_ORIGIN), the only address the server sends its API key to`;
+  return undefined;
+}
+
+/**
+ * What an admin's save must meet (the editor and the server alike): the stored form, and with AI answers on
+ * an endpoint the server's key may go to. Reading a stored document needs only chatSettingsSchema.
+ */
+export function chatSettingsSchemaFor(llmOrigin: string | undefined) {
+  return chatSettingsSchema.superRefine((s, ctx) => {
+    // Runs after the field rules too: an empty or non-https endpoint already has its message.
+    if (s.llm?.enabled !== true || typeof s.llm.endpoint !== 'string' || !s.llm.endpoint.startsWith('https://')) return;
+    const problem = llmEndpointProblem(s.llm.endpoint, llmOrigin);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['llm', 'endpoint'], message: problem });
+  });
+}
 
 /** What every public page carries (the same for everyone, cached under the `chat` tag): no hours, no LLM. */
 export interface PublicChatConfig {

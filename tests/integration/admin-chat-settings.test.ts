@@ -7,6 +7,9 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/** The one origin the server sends its AI key to (decision 018), set before the config is read. */
+const LLM_ORIGIN = vi.hoisted(() => (process.env.LLM_API_ORIGIN = 'https://api.example-llm.com'));
 import { invalidateMemos } from '../../src/server/cache/memo';
 import { activityLog, appConfig } from '../../src/server/db/schema';
 import { readSession } from '../../src/server/guards/session';
@@ -98,9 +101,15 @@ describe('saving the chat settings', () => {
         'quickReplies.1.label': expect.any(String),
         'businessHours.timeZone': 'Must be a time zone like Europe/London',
         'businessHours.days.monday.to': 'Must close after it opens',
-        'llm.endpoint': 'Must be an http:// or https:// address',
+        'llm.endpoint': 'Must be an https:// address',
       },
     });
+    // Browsers open "/\\host" and "/<tab>/host" as another site: the site's one path rule refuses them.
+    for (const value of ['/\\evil.test/x', '/\t/evil.test', '//evil.test']) {
+      await expect(saveChatSettings(admin, { value: { ...base, quickReplies: [{ kind: 'link', label: 'Go', value }] }, expectedUpdatedAt: '' }), value).rejects.toMatchObject({
+        fieldErrors: { 'quickReplies.0.value': 'Must be a path like /free-audit or an https:// address' },
+      });
+    }
     await expect(saveChatSettings(admin, { value: { ...base, accentColor: 'red' }, expectedUpdatedAt: '' })).rejects.toMatchObject({
       fieldErrors: { accentColor: 'Must be a colour like #4f46e5' },
     });
@@ -109,6 +118,26 @@ describe('saving the chat settings', () => {
     });
     expect(await storedRow()).toBeUndefined();
     expect(await activities()).toEqual([]);
+  });
+
+  it('keeps AI answers to LLM_API_ORIGIN: another host, plain http or an internal address is refused beside the field', async () => {
+    const base = defaults();
+    const attempt = (endpoint: string) => saveChatSettings(admin, { value: { ...base, llm: { enabled: true, endpoint, model: 'gpt-4o-mini' } }, expectedUpdatedAt: '' });
+    const offOrigin = `Must start with ${LLM_ORIGIN}/ (LLM_API_ORIGIN), the only address the server sends its API key to`;
+    for (const [endpoint, message] of [
+      ['https://attacker.example/v1/chat/completions', offOrigin],
+      ['https://127.0.0.1/v1/chat/completions', offOrigin],
+      ['https://api.example-llm.com:8443/v1/chat/completions', offOrigin],
+      ['http://api.example-llm.com/v1/chat/completions', 'Must be an https:// address'],
+      ['http://169.254.169.254/latest/meta-data/', 'Must be an https:// address'],
+    ]) {
+      await expect(attempt(endpoint!), endpoint).rejects.toMatchObject({ code: 'INVALID', fieldErrors: { 'llm.endpoint': message } });
+    }
+    expect(await storedRow()).toBeUndefined();
+
+    const saved = await attempt(`${LLM_ORIGIN}/v1/chat/completions`);
+    expect((await chatSettingsForEditor()).settings.llm).toEqual({ enabled: true, endpoint: `${LLM_ORIGIN}/v1/chat/completions`, model: 'gpt-4o-mini' });
+    expect(saved.version).toMatch(/^\d{4}-/);
   });
 
   it('refuses a member and a visitor', async () => {

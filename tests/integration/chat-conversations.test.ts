@@ -6,6 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const assistant = vi.hoisted(() => {
@@ -42,6 +44,8 @@ import { findMessage } from '../../src/server/modules/chat/repository';
 import { chatSession, saveChatContact, sendVisitorMessage } from '../../src/server/modules/chat/service';
 import { CHAT_SETTINGS_KEY } from '../../src/server/modules/chat/settings';
 import { writeConfigDocument } from '../../src/server/modules/site/repository';
+import InboxList from '../../src/features/admin-chat/InboxList';
+import { CONTACT_NAME_NOT_CLEAN } from '../../src/shared/chat-rules';
 import { CHAT_RATE_LIMITS, type ChatContactResponse, type ChatErrorBody, type ChatSendResponse, type ChatSessionResponse, type ChatStreamLine } from '../../src/shared/chat';
 import { createAuthHarness, randomIp, type AuthHarness } from '../support/auth';
 
@@ -367,6 +371,50 @@ describe('contact details', () => {
   });
 });
 
+describe('text-direction characters', () => {
+  /** Bidi embeddings, overrides and isolates: what reorders the text around them on screen. */
+  const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
+
+  it('are refused in a contact name with a clear field message (400), and nothing is stored', async () => {
+    const v = visitor();
+    for (const name of ['Ada\u202Egnp.exe', '\u2067Ada', 'Ada \u2066Lovelace\u2069', 'Ada\u200F']) {
+      const res = await postContact(ctx('/api/chat/contact', { method: 'POST', visitorId: v.raw, body: JSON.stringify({ name, email: 'ada@example.com' }) }));
+      expect(res.status, JSON.stringify(name)).toBe(400);
+      expect((await json<ChatErrorBody>(res)).error).toMatchObject({ code: 'INVALID', fieldErrors: { name: CONTACT_NAME_NOT_CLEAN } });
+    }
+    expect(await h.handle.db.select().from(leadEvents).where(eq(leadEvents.kind, 'chat-lead'))).toEqual([]);
+    expect(await h.handle.db.select().from(mailQueue)).toEqual([]);
+  });
+
+  it('are kept as typed in a message but never shown: the inbox and the conversation page neutralise and isolate them', async () => {
+    assistant.override = async (question) => ({ body: `You asked: ${question}`, sources: [], confident: true });
+    const v = visitor();
+    const typed = 'Pay \u202Efdp.exe\u2069 today';
+    const { conversation } = await send(v, typed);
+    // A name saved before names were checked.
+    await h.handle.db.update(chatConversations).set({ contactName: 'Ada\u202Elin\u2066x', contactEmail: 'ada@example.com', contactMessage: 'Hi \u2067there' }).where(eq(chatConversations.id, conversation.id));
+    const stored = await h.handle.db.select().from(chatMessages).where(eq(chatMessages.conversationId, conversation.id));
+    expect(stored.find((m) => m.author === 'visitor')!.body).toBe(typed);
+
+    const { rows } = await listInbox({ status: 'all', page: 1 });
+    expect(rows[0]).toMatchObject({ displayName: 'Adalinx', contactName: 'Adalinx', preview: 'You asked: Pay fdp.exe today' });
+    const detail = (await conversationForAdmin(conversation.id))!;
+    expect(detail.conversation.displayName).toBe('Adalinx');
+    expect(detail.contact).toMatchObject({ name: 'Adalinx', message: 'Hi there' });
+    expect(detail.messages.map((m) => [m.authorName, m.body])).toEqual([
+      ['Adalinx', 'Pay fdp.exe today'],
+      ['Autoflow Assistant', 'You asked: Pay fdp.exe today'],
+    ]);
+    expect(JSON.stringify(detail)).not.toMatch(BIDI);
+
+    // The inbox as the admin page renders it: the name in <bdi>, the preview in its own direction.
+    const html = renderToStaticMarkup(createElement(InboxList, { rows, query: { status: 'all', page: 1 }, perPage: 20, unreadTotal: 2, summary: '1 conversation' }));
+    expect(html).toMatch(/<bdi class="[^"]*" data-display-name="true">Adalinx<\/bdi>/);
+    expect(html).toMatch(/<p dir="auto" class="[^"]*" data-preview="true">You asked: Pay fdp\.exe today<\/p>/);
+    expect(html).not.toMatch(BIDI);
+  });
+});
+
 describe('limits and the off switch', () => {
   it('refuses a visitor past the limit with 429, Retry-After and the wait in words, keeping what it accepted', async () => {
     const v = visitor();
@@ -488,7 +536,7 @@ describe('live events', () => {
       for (const part of ['We review ', 'your website ', 'for free.']) onDelta?.(part);
       return { body: 'We review your website for free.', sources: [{ title: 'What is the free audit?', href: '/#faq-free-audit' }], confident: true };
     };
-    await saveSettings({ llm: { enabled: true, endpoint: 'http://127.0.0.1:9/v1/chat/completions', model: 'test' } });
+    await saveSettings({ llm: { enabled: true, endpoint: 'https://llm.test/v1/chat/completions', model: 'test' } });
     const v = visitor();
     const res = await postMessage(ctx('/api/chat/messages', { method: 'POST', visitorId: v.raw, body: JSON.stringify({ body: 'What is the free audit?' }) }));
     expect(res.headers.get('Content-Type')).toMatch(/^application\/x-ndjson/);

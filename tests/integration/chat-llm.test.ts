@@ -1,13 +1,20 @@
 /**
- * LLM mode against a local fake endpoint (tests/support/fake-llm.ts): the Bearer key from LLM_API_KEY,
- * the grounding, streamed pieces, amounts removed, and the fall back to the search answer on every failure.
+ * LLM mode against a local fake endpoint (tests/support/fake-llm.ts: https on 127.0.0.1, reached as
+ * https://llm.test:PORT through the safe fetch's test network): the Bearer key from LLM_API_KEY, only ever
+ * sent to LLM_API_ORIGIN, the grounding, streamed pieces, amounts removed, and the fall back to the search
+ * answer on every failure.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-const KEY = vi.hoisted(() => {
+// The key and the one origin it may go to come from the environment before any module reads it; the
+// origin carries the stand-in's random port, so the stand-in starts first.
+const { KEY, fake } = await vi.hoisted(async () => {
   const key = 'sk-test-0123456789abcdef';
   process.env.LLM_API_KEY = key;
-  return key;
+  const { startFakeLlm } = await import('../support/fake-llm');
+  const started = await startFakeLlm();
+  process.env.LLM_API_ORIGIN = started.origin;
+  return { KEY: key, fake: started };
 });
 
 import { chatSettingsSchema, type ChatSettings } from '../../src/shared/chat';
@@ -15,38 +22,50 @@ import { PRICE_ANSWER, PRICE_REDACTED } from '../../src/shared/chat-answer';
 import { db } from '../../src/server/db';
 import type { DatabaseHandle } from '../../src/server/db/client';
 import { packages } from '../../src/server/db/schema';
+import { useTestNetwork } from '../../src/server/http/safe-fetch';
 import { assistantReply, type AssistantReply } from '../../src/server/modules/chat/assistant';
 import { llmTimeouts, LlmError, streamCompletion } from '../../src/server/modules/chat-llm/client';
+import { llmAccess } from '../../src/server/modules/chat-llm/service';
 import { freshDatabase } from '../support/db';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm';
+import { startStandIn, useStandInNetwork } from '../support/stand-in-https';
 
 const SEARCH_SETUP_ANSWER =
   'Most systems go live in 10 to 14 days. Week one is mapping your lead flow and writing the messages with you; week two is building, testing and switching it on.';
 
 let handle: DatabaseHandle;
-let fake: FakeLlm;
+/** Another origin that records whatever reaches it: the key must never. */
+let other: FakeLlm;
 const saved = { ...llmTimeouts };
 
 beforeAll(async () => {
   handle = await freshDatabase();
-  fake = await startFakeLlm();
+  await useStandInNetwork();
+  other = await startFakeLlm('stream', ['Stolen'], 'other.test');
   // Short limits keep the slow cases fast; the production values live in chat-llm/client.ts.
   llmTimeouts.firstTokenMs = 400;
   llmTimeouts.totalMs = 1200;
 });
 afterAll(async () => {
   Object.assign(llmTimeouts, saved);
+  useTestNetwork(undefined);
   await fake.close();
+  await other.close();
   await handle.close();
 });
 beforeEach(() => {
   fake.requests.length = 0;
+  other.requests.length = 0;
   fake.mode = 'stream';
   fake.chunks = ['Setup takes ', 'ten to fourteen ', 'days.'];
 });
 afterEach(() => vi.restoreAllMocks());
 
-const settings = (endpoint = fake.url): ChatSettings => chatSettingsSchema.parse({ assistantName: 'Ava', llm: { enabled: true, endpoint, model: 'test-model' } });
+/** Settings as stored; `endpoint` is taken as given (a document saved under other rules, or edited by hand). */
+const settings = (endpoint = fake.url): ChatSettings => ({
+  ...chatSettingsSchema.parse({ assistantName: 'Ava' }),
+  llm: { enabled: true, endpoint, model: 'test-model' },
+});
 
 async function ask(question: string, endpoint?: string): Promise<{ reply: AssistantReply; deltas: string[] }> {
   const deltas: string[] = [];
@@ -125,10 +144,6 @@ describe('LLM mode', () => {
     expect(Date.now() - started).toBeLessThan(llmTimeouts.totalMs + 1500);
   });
 
-  it('falls back when the endpoint refuses the connection', async () => {
-    const { reply } = await ask('How long does setup take?', 'http://127.0.0.1:9/v1/chat/completions');
-    expect(reply.body).toBe(SEARCH_SETUP_ANSWER);
-  });
 
   it('keeps the key and the question out of the failure log', async () => {
     const { logger } = await import('../../src/server/logger');
@@ -143,9 +158,88 @@ describe('LLM mode', () => {
   });
 });
 
+describe('where the key goes', () => {
+  it('never to an internal address an admin typed (the review\'s case: http on loopback)', async () => {
+    const headers: unknown[] = [];
+    const internal = await startStandIn((req, res) => {
+      headers.push(req.headers);
+      res.writeHead(500).end();
+    }, { plain: true });
+    try {
+      const { reply } = await ask('How long does setup take?', `http://127.0.0.1:${internal.port}/v1/chat/completions`);
+      expect(reply.body).toBe(SEARCH_SETUP_ANSWER);
+    } finally {
+      await internal.close();
+    }
+    expect(headers).toEqual([]);
+  });
+
+  it('never to an endpoint on another origin than LLM_API_ORIGIN', async () => {
+    const { reply } = await ask('How long does setup take?', other.url);
+    expect(reply.body).toBe(SEARCH_SETUP_ANSWER);
+    expect(other.requests).toEqual([]);
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('never in clear text: not to http:// on the allowed host either', async () => {
+    const plain = await startStandIn((req, res) => res.writeHead(200).end(JSON.stringify(req.headers)), { plain: true });
+    const seen: unknown[] = [];
+    // The allowed host name, in clear text on another port.
+    try {
+      const { reply } = await ask('How long does setup take?', `http://llm.test:${plain.port}/v1/chat/completions`);
+      expect(reply.body).toBe(SEARCH_SETUP_ANSWER);
+      await expect(
+        streamCompletion({ endpoint: `http://llm.test:${plain.port}/v1/chat/completions`, allowedOrigin: `http://llm.test:${plain.port}`, model: 'm', apiKey: KEY, messages: [], onDelta: (t) => seen.push(t) }),
+      ).rejects.toMatchObject({ reason: 'refused', detail: 'scheme-not-allowed' });
+    } finally {
+      await plain.close();
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it('not along a redirect the endpoint answers with', async () => {
+    fake.mode = 'redirect';
+    fake.redirectTo = other.url;
+    const { reply } = await ask('How long does setup take?');
+    expect(reply.body).toBe(SEARCH_SETUP_ANSWER);
+    expect(fake.requests).toHaveLength(1);
+    expect(other.requests).toEqual([]);
+  });
+
+  it('not to a loopback or private address, even on the allowed origin', async () => {
+    for (const host of ['127.0.0.1', '[::1]', '10.0.0.1', '169.254.169.254']) {
+      const origin = `https://${host}:${fake.port}`;
+      await expect(
+        streamCompletion({ endpoint: `${origin}/v1/chat/completions`, allowedOrigin: origin, model: 'm', apiKey: KEY, messages: [], onDelta: () => undefined }),
+      ).rejects.toMatchObject({ reason: 'refused', detail: 'address-not-allowed' });
+    }
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('nowhere without LLM_API_ORIGIN or LLM_API_KEY (said once in the log)', async () => {
+    const { logger } = await import('../../src/server/logger');
+    const warn = vi.spyOn(logger, 'warn');
+    expect(llmAccess(settings(), { LLM_API_KEY: KEY, LLM_API_ORIGIN: undefined })).toBeUndefined();
+    expect(llmAccess(settings(), { LLM_API_KEY: KEY, LLM_API_ORIGIN: undefined })).toBeUndefined();
+    expect(llmAccess(settings(), { LLM_API_KEY: undefined, LLM_API_ORIGIN: fake.origin })).toBeUndefined();
+    expect(llmAccess(settings(`${other.origin}/v2/chat`), { LLM_API_KEY: KEY, LLM_API_ORIGIN: fake.origin })).toBeUndefined();
+    expect(llmAccess(settings(), { LLM_API_KEY: KEY, LLM_API_ORIGIN: fake.origin })).toEqual({ apiKey: KEY, origin: fake.origin });
+    const logged = warn.mock.calls.map((c) => JSON.stringify(c));
+    expect(logged).toHaveLength(3);
+    expect(logged[0]).toContain('LLM_API_ORIGIN is not set');
+    expect(logged[1]).toContain('LLM_API_KEY is not set');
+    expect(logged[2]).toContain('not on LLM_API_ORIGIN');
+    expect(logged.join('')).not.toContain(KEY);
+  });
+});
+
 describe('streamCompletion', () => {
   const request = (over: Partial<Parameters<typeof streamCompletion>[0]> = {}) =>
-    streamCompletion({ endpoint: fake.url, model: 'm', apiKey: KEY, messages: [{ role: 'user', content: 'hi' }], onDelta: () => undefined, ...over });
+    streamCompletion({ endpoint: fake.url, allowedOrigin: fake.origin, model: 'm', apiKey: KEY, messages: [{ role: 'user', content: 'hi' }], onDelta: () => undefined, ...over });
+
+  it('reports a refused connection as a network failure', async () => {
+    await expect(request({ endpoint: 'https://llm.test:9/v1/chat/completions', allowedOrigin: 'https://llm.test:9' })).rejects.toMatchObject({ reason: 'network' });
+  });
 
   it('reports why it failed', async () => {
     fake.mode = 'error';

@@ -1,9 +1,10 @@
 /**
- * A local stand-in for an OpenAI-compatible chat-completions endpoint (node:http on 127.0.0.1, a random
- * port) for the chat's LLM-mode tests. It records every request and answers in the chosen mode.
+ * A local stand-in for an OpenAI-compatible chat-completions endpoint for the chat's LLM-mode tests: https
+ * on 127.0.0.1 with a certificate made in the test, reached as https://llm.test:PORT through the safe
+ * fetch's test network (stand-in-https.ts). It records every request and answers in the chosen mode.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { startStandIn, type StandInHost } from './stand-in-https';
 
 export type FakeLlmMode =
   /** Streams `chunks` as SSE deltas, then `[DONE]`. */
@@ -17,16 +18,24 @@ export type FakeLlmMode =
   /** A `data:` line that is not JSON. */
   | 'malformed'
   /** Chunks, then the connection ends without `[DONE]`. */
-  | 'truncated';
+  | 'truncated'
+  /** 307 to `redirectTo` (an API never redirects: the client must not follow). */
+  | 'redirect';
 
 export interface FakeLlmRequest {
   authorization: string | undefined;
+  headers: http.IncomingHttpHeaders;
   body: { model?: string; stream?: boolean; messages?: { role: string; content: string }[] };
 }
 
 export interface FakeLlm {
-  /** The full chat-completions URL. */
+  /** The full chat-completions URL: https://llm.test:PORT/v1/chat/completions. */
   url: string;
+  /** https://llm.test:PORT */
+  origin: string;
+  port: number;
+  /** Where the `redirect` mode sends the client. */
+  redirectTo: string;
   requests: FakeLlmRequest[];
   mode: FakeLlmMode;
   chunks: string[];
@@ -35,14 +44,24 @@ export interface FakeLlm {
 
 const event = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\n\n`;
 
-export async function startFakeLlm(mode: FakeLlmMode = 'stream', chunks: string[] = ['Setup takes ', 'ten to fourteen ', 'days.']): Promise<FakeLlm> {
+export async function startFakeLlm(mode: FakeLlmMode = 'stream', chunks: string[] = ['Setup takes ', 'ten to fourteen ', 'days.'], host: StandInHost = 'llm.test'): Promise<FakeLlm> {
   const open = new Set<http.ServerResponse>();
-  const fake: FakeLlm = { url: '', requests: [], mode, chunks, close: async () => undefined };
-  const server = http.createServer((req, res) => {
+  const fake: FakeLlm = { url: '', origin: '', port: 0, redirectTo: '', requests: [], mode, chunks, close: async () => undefined };
+  const server = await startStandIn((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
     req.on('end', () => {
-      fake.requests.push({ authorization: req.headers.authorization, body: JSON.parse(raw || '{}') as FakeLlmRequest['body'] });
+      let body: FakeLlmRequest['body'] = {};
+      try {
+        body = JSON.parse(raw || '{}') as FakeLlmRequest['body'];
+      } catch {
+        // Recorded as an empty body: the tests read the headers of such a request.
+      }
+      fake.requests.push({ authorization: req.headers.authorization, headers: req.headers, body });
+      if (fake.mode === 'redirect') {
+        res.writeHead(307, { location: fake.redirectTo }).end();
+        return;
+      }
       if (req.url !== '/v1/chat/completions' || req.method !== 'POST') {
         res.writeHead(404).end();
         return;
@@ -74,13 +93,12 @@ export async function startFakeLlm(mode: FakeLlmMode = 'stream', chunks: string[
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
-  fake.close = () =>
-    new Promise<void>((resolve) => {
-      for (const res of open) res.destroy();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  fake.port = server.port;
+  fake.origin = server.origin(host);
+  fake.url = `${fake.origin}/v1/chat/completions`;
+  fake.close = () => {
+    for (const res of open) res.destroy();
+    return server.close();
+  };
   return fake;
 }

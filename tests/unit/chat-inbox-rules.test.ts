@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InboxConversationDto } from '../../src/shared/chat';
-import { applyInboxChange, inboxAnnouncement, inboxQueryOf, inboxSearch, isSitePath, unreadLabel } from '../../src/shared/chat-inbox';
+import { applyInboxChange, inboxAnnouncement, inboxQueryOf, inboxSearch, unreadLabel } from '../../src/shared/chat-inbox';
+import { isSitePath } from '../../src/shared/site-path';
 
 const row = (id: string, at: string, patch: Partial<InboxConversationDto> = {}): InboxConversationDto => ({
   id,

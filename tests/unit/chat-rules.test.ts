@@ -1,7 +1,7 @@
 /** The chat's pure rules (src/shared/chat-rules.ts) with fixed dates: business hours, asking for a person, the inputs. */
 import { describe, expect, it } from 'vitest';
 import { businessHoursSchema } from '../../src/shared/chat';
-import { chatContactFieldErrors, chatContactSchema, chatMessageBodySchema, isWithinBusinessHours, shouldAskContact, wallClock, wantsPerson } from '../../src/shared/chat-rules';
+import { CONTACT_NAME_NOT_CLEAN, chatContactFieldErrors, chatContactSchema, chatMessageBodySchema, isWithinBusinessHours, shouldAskContact, wallClock, wantsPerson } from '../../src/shared/chat-rules';
 
 const hours = (over: Record<string, unknown> = {}) => businessHoursSchema.parse({ enabled: true, timeZone: 'Europe/Berlin', ...over });
 
@@ -82,10 +82,34 @@ describe('inputs', () => {
     const bad = chatContactSchema.safeParse({ name: 'Ada\nBcc: x', email: 'nope', message: 'x'.repeat(1001) });
     expect(bad.success).toBe(false);
     expect(chatContactFieldErrors(bad.error!)).toEqual({
-      name: 'Your name must be on one line',
+      name: CONTACT_NAME_NOT_CLEAN,
       email: 'Please enter a valid email address',
       message: 'The message can be at most 1000 characters',
     });
     expect(chatContactFieldErrors(chatContactSchema.safeParse({}).error!)).toMatchObject({ name: 'Please enter your name', email: 'Email is required' });
+  });
+
+  it.each([
+    ['RLO', 'Ada\u202Egnp.exe'],
+    ['LRE', '\u202AAda'],
+    ['PDF', 'Ada\u202C'],
+    ['LRI', '\u2066Ada'],
+    ['FSI', 'Ada \u2068Lovelace'],
+    ['PDI', 'Ada\u2069'],
+    ['RLM', 'Ada\u200F'],
+    ['LRM', '\u200EAda'],
+    ['ALM', 'Ada\u061C'],
+    ['C1 control', 'Ada\u0085'],
+  ])('refuses a name with a text-direction or control character (%s)', (_what, name) => {
+    const parsed = chatContactSchema.safeParse({ name, email: 'ada@example.com' });
+    expect(parsed.success).toBe(false);
+    expect(chatContactFieldErrors(parsed.error!)).toEqual({ name: CONTACT_NAME_NOT_CLEAN });
+  });
+
+  it('keeps names in any script, and messages with bidi controls (the inbox neutralises them)', () => {
+    expect(chatContactSchema.parse({ name: 'דוד כהן', email: 'd@example.com' }).name).toBe('דוד כהן');
+    expect(chatContactSchema.parse({ name: 'محمد', email: 'm@example.com' }).name).toBe('محمد');
+    expect(chatMessageBodySchema.parse('שלום \u2067abc\u2069')).toBe('שלום \u2067abc\u2069');
+    expect(chatContactSchema.parse({ name: 'Ada', email: 'a@example.com', message: 'line\u202E one\nline two' }).message).toBe('line\u202E one\nline two');
   });
 });

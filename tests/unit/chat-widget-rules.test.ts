@@ -16,7 +16,7 @@ describe('chat widget rules', () => {
     expect(safeHref('/service/lead-outreach')).toBe('/service/lead-outreach');
     expect(safeHref('/#faq-default-3')).toBe('/#faq-default-3');
     expect(safeHref('https://example.com/x')).toBe('https://example.com/x');
-    for (const bad of ['javascript:alert(1)', '//evil.example', 'http://example.com', 'data:text/html,x', ' /x', 'JAVASCRIPT:1']) expect(safeHref(bad)).toBeUndefined();
+    for (const bad of ['javascript:alert(1)', '//evil.example', '/\\evil.example/x', '/\t/evil.example', 'http://example.com', 'data:text/html,x', ' /x', 'JAVASCRIPT:1']) expect(safeHref(bad)).toBeUndefined();
   });
 
   it('merges messages by seq, oldest first, without duplicates', () => {

@@ -1,16 +1,17 @@
 /**
  * The chat settings editor (/admin/chat-settings): the widget (on/off, name, greeting, accent colour with a
  * live preview), quick replies, when to ask for contact details, business hours, the offline message and
- * the optional AI answers. One document, validated with chatSettingsSchema here and on the server, saved
- * with the version it opened (admin.chat.saveSettings); the site-document editor gives it drafts, the
+ * the optional AI answers. One document, validated with chatSettingsSchemaFor(LLM_API_ORIGIN) here and on
+ * the server (the AI-answers endpoint must be on the origin the server sends its key to), saved with the
+ * version it opened (admin.chat.saveSettings); the site-document editor gives it drafts, the
  * unsaved-changes warning, Ctrl/Cmd+S and field errors beside the fields.
  */
 import { actions } from 'astro:actions';
-import { useId, useRef, type ReactNode } from 'react';
+import { useId, useMemo, useRef, type ReactNode } from 'react';
 import { EditorShell } from '../../components/admin/EditorShell';
 import { Section, TextArea, TextInput, Toggle } from '../../components/admin/fields';
 import { useDocumentEditor } from '../../components/admin/use-document-editor';
-import { CHAT_ASK_CONTACT, CHAT_ASK_CONTACT_LABELS, chatSettingsSchema, type ChatSettings } from '../../shared/chat';
+import { CHAT_ASK_CONTACT, CHAT_ASK_CONTACT_LABELS, chatSettingsSchema, chatSettingsSchemaFor, type ChatSettings } from '../../shared/chat';
 import { maxLengthAt } from '../../shared/site-documents';
 import { AccentField } from './AccentField';
 import { AccentPreview } from './AccentPreview';
@@ -22,16 +23,20 @@ interface Props {
   version: string;
   /** Whether the server has LLM_API_KEY (the key itself never leaves the server). */
   llmKeySet: boolean;
+  /** LLM_API_ORIGIN, the only origin the server sends the key to ('' when unset: AI answers cannot be used). */
+  llmOrigin: string;
 }
 
 type Path = (string | number)[];
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
-export default function ChatSettingsEditor({ settings, version, llmKeySet }: Props) {
+export default function ChatSettingsEditor({ settings, version, llmKeySet, llmOrigin }: Props) {
+  // The server checks the same rule on save; here it shows beside the field before sending.
+  const schema = useMemo(() => chatSettingsSchemaFor(llmOrigin || undefined), [llmOrigin]);
   const editor = useDocumentEditor<ChatSettings>({
     draftKey: 'chat-settings',
-    schema: chatSettingsSchema,
+    schema,
     initial: { version, fields: settings },
     label: 'chat settings',
     send: (value, v) => actions.admin.chat.saveSettings({ value: value as unknown as Record<string, unknown>, expectedUpdatedAt: v }),
@@ -131,15 +136,7 @@ export default function ChatSettingsEditor({ settings, version, llmKeySet }: Pro
           title="AI answers"
           description="Optional: an OpenAI-compatible chat-completions service writes the answers from the same search results (your FAQs, services, packages and articles). On a time-out or error the search answer is shown instead."
         >
-          <div className={`rounded-lg border px-4 py-3 text-sm ${llmKeySet ? 'border-green-200 bg-green-50 text-green-900' : 'border-amber-200 bg-amber-50 text-amber-900'}`} data-llm-key-note>
-            {llmKeySet ? (
-              <>The server has an API key (LLM_API_KEY is set). It is never stored here or sent to browsers.</>
-            ) : (
-              <>
-                The server has no API key: set <code className="font-mono">LLM_API_KEY</code> in its environment and restart it. Until then the chat answers from search, even with AI answers on.
-              </>
-            )}
-          </div>
+          <LlmServerNote keySet={llmKeySet} origin={llmOrigin} />
           <Toggle label="Use AI answers" checked={f.llm.enabled} onChecked={(v) => setAt(['llm', 'enabled'], v)} />
           <div className="grid gap-4 md:grid-cols-[minmax(0,1fr)_16rem]">
             <TextInput
@@ -147,7 +144,11 @@ export default function ChatSettingsEditor({ settings, version, llmKeySet }: Pro
               value={f.llm.endpoint}
               onValue={(v) => setAt(['llm', 'endpoint'], v)}
               error={errors['llm.endpoint']}
-              hint="The chat-completions address, e.g. https://api.openai.com/v1/chat/completions."
+              hint={
+                llmOrigin
+                  ? `The chat-completions address on ${llmOrigin}, the only origin the server sends its key to, e.g. ${llmOrigin}/v1/chat/completions.`
+                  : 'An https:// chat-completions address, usable once the server has LLM_API_ORIGIN (see above).'
+              }
               inputMode="url"
               spellCheck={false}
               autoComplete="off"
@@ -165,5 +166,35 @@ export default function ChatSettingsEditor({ settings, version, llmKeySet }: Pro
         </Section>
       </div>
     </EditorShell>
+  );
+}
+
+/** What the server's environment allows: whether it has a key, and the one origin it sends the key to. */
+function LlmServerNote({ keySet, origin }: { keySet: boolean; origin: string }) {
+  const ready = keySet && origin !== '';
+  return (
+    <div className={`rounded-lg border px-4 py-3 text-sm ${ready ? 'border-green-200 bg-green-50 text-green-900' : 'border-amber-200 bg-amber-50 text-amber-900'}`} data-llm-key-note>
+      {ready ? (
+        <>
+          The server has an API key (<code className="font-mono">LLM_API_KEY</code>) and sends it only to <code className="font-mono">{origin}</code> over https (
+          <code className="font-mono">LLM_API_ORIGIN</code>). The key is never stored here or sent to browsers.
+        </>
+      ) : (
+        <>
+          {origin === '' ? (
+            <>
+              The server sends its API key to no address: <code className="font-mono">LLM_API_ORIGIN</code> is not set. Whoever runs the server sets it to the https origin of the AI provider (e.g.{' '}
+              <code className="font-mono">https://api.openai.com</code>)
+              {keySet ? '' : <>, with the key in <code className="font-mono">LLM_API_KEY</code>,</>} and restarts it.
+            </>
+          ) : (
+            <>
+              The server has no API key: set <code className="font-mono">LLM_API_KEY</code> in its environment and restart it. It will be sent only to <code className="font-mono">{origin}</code>.
+            </>
+          )}{' '}
+          Until then the chat answers from search, even with AI answers on.
+        </>
+      )}
+    </div>
   );
 }

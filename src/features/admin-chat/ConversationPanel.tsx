@@ -10,7 +10,8 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } f
 import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
 import { toast } from '../../components/admin/toasts';
 import { CHAT_LIMITS, type ChatConversationState, type ChatMessageDto, type InboxConversationDto } from '../../shared/chat';
-import { formatMessageTime, isSitePath } from '../../shared/chat-inbox';
+import { formatMessageTime } from '../../shared/chat-inbox';
+import { isSitePath } from '../../shared/site-path';
 import { FEED_MODE_LABELS, useInboxFeed } from './inbox-stream';
 
 interface Props {
@@ -40,11 +41,12 @@ function Message({ m }: { m: ChatMessageDto }) {
     <li className={`flex max-w-[85%] flex-col sm:max-w-[75%] ${m.author === 'visitor' ? 'mr-auto items-start' : m.author === 'system' ? 'mx-auto items-center' : 'ml-auto items-end'}`} data-message={m.seq} data-author={m.author}>
       {m.author !== 'system' && (
         <p className="mb-0.5 px-1 text-xs text-slate-600">
-          <span className="font-semibold text-slate-700">{m.authorName}</span>
+          {/* A visitor's name is their text: isolated, so a right-to-left name cannot reorder the time after it. */}
+          <bdi className="font-semibold text-slate-700">{m.authorName}</bdi>
           {AUTHOR_ROLE[m.author] && <span> · {AUTHOR_ROLE[m.author]}</span>} · <time dateTime={m.createdAt}>{formatMessageTime(m.createdAt)} UTC</time>
         </p>
       )}
-      <div className={`rounded-2xl px-3.5 py-2 text-sm break-words whitespace-pre-wrap ${bubble[m.author]}`} data-message-body>
+      <div dir="auto" className={`rounded-2xl px-3.5 py-2 text-sm break-words whitespace-pre-wrap ${bubble[m.author]}`} data-message-body>
         {m.body}
       </div>
       {m.sources.length > 0 && (
@@ -231,7 +233,7 @@ export default function ConversationPanel({ conversation: initial, messages: ini
 
       {conversation.contactEmail && !initial.contactEmail && (
         <p role="status" className="rounded-lg border border-brand-100 bg-brand-50 px-4 py-3 text-sm text-brand-900" data-contact-arrived>
-          {conversation.displayName} left their contact details ({conversation.contactEmail}).{' '}
+          <bdi>{conversation.displayName}</bdi> left their contact details ({conversation.contactEmail}).{' '}
           <a href={`/admin/chat-settings/${encodeURIComponent(id)}`} className="font-semibold underline">
             Reload to see them with the lead’s links
           </a>

@@ -68,13 +68,18 @@ export default function InboxList({ rows: initialRows, query, perPage, unreadTot
             <li key={r.id} data-conversation-row={r.id} className={r.unread > 0 ? 'border-l-4 border-l-brand-600' : 'border-l-4 border-l-transparent'}>
               <a href={conversationHref(r.id)} className="block px-4 py-3 hover:bg-slate-50 focus-visible:bg-slate-50">
                 <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
-                  <span className={`min-w-0 break-words text-brand-700 ${r.unread > 0 ? 'font-bold' : 'font-semibold'}`}>{r.displayName}</span>
+                  {/* The visitor's words (bidi controls already removed by the server): isolated from the row around them. */}
+                  <bdi className={`min-w-0 break-words text-brand-700 ${r.unread > 0 ? 'font-bold' : 'font-semibold'}`} data-display-name>
+                    {r.displayName}
+                  </bdi>
                   {r.contactEmail && <span className="min-w-0 text-sm break-all text-slate-600">{r.contactEmail}</span>}
                   <time dateTime={r.lastMessageAt} className="ml-auto text-xs whitespace-nowrap text-slate-600">
                     {formatInboxTime(r.lastMessageAt)}
                   </time>
                 </div>
-                <p className={`mt-1 line-clamp-2 text-sm break-words ${r.unread > 0 ? 'text-ink' : 'text-slate-600'}`}>{r.preview || '—'}</p>
+                <p dir="auto" className={`mt-1 line-clamp-2 text-sm break-words ${r.unread > 0 ? 'text-ink' : 'text-slate-600'}`} data-preview>
+                  {r.preview || '—'}
+                </p>
                 {(r.unread > 0 || r.takenOverBy || (query.status === 'all' && r.status === 'handled')) && (
                   <p className="mt-1.5 flex flex-wrap gap-1.5 text-xs font-semibold">
                     {r.unread > 0 && (

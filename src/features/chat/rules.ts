@@ -4,6 +4,8 @@
  * dependency-free: only types come from the contract, so the panel chunk does not carry zod.
  */
 import type { CHAT_LIMITS, ChatErrorBody, ChatMessageDto } from '../../shared/chat';
+// The site's one path rule: a few lines without dependencies.
+import { isSitePath } from '../../shared/site-path';
 
 /** The contract's message limit; the type annotation fails the type check if the contract changes it. */
 export const MESSAGE_LIMIT: typeof CHAT_LIMITS.message = 1000;
@@ -13,9 +15,9 @@ export const POLL_INTERVAL_MS = 3000;
 
 export const showCounter = (length: number) => length >= COUNTER_FROM;
 
-/** A link the widget may render: a path on this site or an https address. Anything else (javascript:, //host) is dropped. */
+/** A link the widget may render: a path on this site or an https address. Anything else (javascript:, //host, /\host) is dropped. */
 export function safeHref(href: string): string | undefined {
-  if (/^\/(?!\/)[^\s]*$/.test(href)) return href;
+  if (isSitePath(href)) return href;
   if (/^https:\/\/[^\s/]+[^\s]*$/.test(href)) return href;
   return undefined;
 }

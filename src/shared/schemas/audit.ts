@@ -4,6 +4,7 @@
  * moves a request through and the admin list's URL state. Pure: no server imports.
  */
 import { emailField, phoneField, sanitizeSitePath, websiteField } from '../auth-schemas';
+import { cleanLine, isCleanLine, isCleanText } from '../text-controls';
 import { z } from '../zod';
 
 export const AUDIT_LIMITS = {
@@ -78,19 +79,14 @@ export const ATTRIBUTION_FIELDS = {
 export type AttributionKey = keyof typeof ATTRIBUTION_FIELDS;
 export type AuditAttribution = Partial<Record<AttributionKey, string>>;
 
-// C0/C1 control characters and bidi overrides: invisible on screen, dangerous in mail headers and logs.
-const FORBIDDEN_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-const SINGLE_LINE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-/** The same characters, every one of them (for replace; a /g regex must not be used with test()). */
-const SINGLE_LINE_FORBIDDEN_ALL = new RegExp(SINGLE_LINE_FORBIDDEN.source, 'g');
-
 const singleLine = (label: string, max: number) =>
   z
     .string({ error: `${label} is required` })
     .trim()
     .min(1, { error: `${label} is required`, abort: true })
     .max(max, { error: `${label} must be at most ${max} characters`, abort: true })
-    .refine((v) => !SINGLE_LINE_FORBIDDEN.test(v), `${label} contains characters that are not allowed`);
+    // Control characters and bidi controls (src/shared/text-controls.ts): invisible on screen, dangerous in mail headers and logs.
+    .refine(isCleanLine, `${label} contains characters that are not allowed`);
 
 export const auditRequestSchema = z.object({
   fullName: singleLine('Full name', AUDIT_LIMITS.fullName),
@@ -109,7 +105,7 @@ export const auditRequestSchema = z.object({
     .max(AUDIT_LIMITS.message, `Message must be at most ${AUDIT_LIMITS.message} characters`)
     .optional()
     .transform((v) => v?.trim() ?? '')
-    .refine((v) => !FORBIDDEN_CHARS.test(v), 'Message contains characters that are not allowed'),
+    .refine(isCleanText, 'Message contains characters that are not allowed'),
   consent: z.literal(true, { error: 'Please agree to be contacted about your audit' }),
 });
 export type AuditRequestInput = z.input<typeof auditRequestSchema>;
@@ -135,7 +131,7 @@ export function cleanAttribution(raw: Partial<Record<AttributionKey, unknown>>):
   for (const key of ['utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent'] as const) {
     const value = raw[key];
     if (typeof value !== 'string') continue;
-    const clean = cut(value.replace(SINGLE_LINE_FORBIDDEN_ALL, '').trim(), AUDIT_LIMITS.utm);
+    const clean = cut(cleanLine(value).trim(), AUDIT_LIMITS.utm);
     if (clean) out[key] = clean;
   }
   return out;
@@ -238,7 +234,7 @@ export interface AuditListQuery {
 }
 
 export function auditListQueryOf(params: URLSearchParams): AuditListQuery {
-  const q = cut((params.get('q') ?? '').replace(SINGLE_LINE_FORBIDDEN_ALL, ' ').trim(), AUDIT_LIMITS.search);
+  const q = cut(cleanLine(params.get('q') ?? '', ' ').trim(), AUDIT_LIMITS.search);
   const status = params.get('status') ?? '';
   const page = Number.parseInt(params.get('page') ?? '1', 10);
   return { q, status: isAuditStatus(status) ? status : '', page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1 };

@@ -5,6 +5,7 @@
  */
 import type { ChatMessageDto, InboxConversationDto } from '../../../shared/chat';
 import { chatMessageBodySchema } from '../../../shared/chat-rules';
+import { withoutBidiControls } from '../../../shared/text-controls';
 import { db } from '../../db';
 import { insertActivity } from '../activity/repository';
 import { requireAdmin } from '../users/service';
@@ -70,7 +71,8 @@ export async function conversationForAdmin(id: string): Promise<AdminConversatio
     },
     messages: messages.map((m) => messageDto(m, side)),
     member: member ? { id: member.id, email: member.email, name: member.name } : null,
-    contact: c.contactEmail ? { name: c.contactName, email: c.contactEmail, message: c.contactMessage, at: (c.contactAt ?? c.createdAt).toISOString() } : null,
+    // What the visitor typed, without bidi controls (dto.ts): the page shows it isolated.
+    contact: c.contactEmail ? { name: withoutBidiControls(c.contactName), email: c.contactEmail, message: withoutBidiControls(c.contactMessage), at: (c.contactAt ?? c.createdAt).toISOString() } : null,
   };
 }
 

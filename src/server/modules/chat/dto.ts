@@ -1,8 +1,11 @@
 /**
  * Rows → the shapes of src/shared/chat.ts. The same message reads differently to the two sides: the visitor
- * sees their own lines as "You", the inbox sees the visitor's name.
+ * sees their own lines as "You", the inbox sees the visitor's name. What a visitor typed leaves here without
+ * bidi controls (stored as typed; shown neutralised, and isolated by the markup), so a message or an older
+ * name cannot reorder the inbox row or the page around it.
  */
 import type { ChatAuthor, ChatConversationState, ChatMessageDto, InboxConversationDto } from '../../../shared/chat';
+import { withoutBidiControls } from '../../../shared/text-controls';
 import { streamTokenFor } from './identity';
 import type { ConversationView, MessageRow } from './repository';
 
@@ -24,7 +27,7 @@ export function messageDto(row: MessageRow, p: Perspective): ChatMessageDto {
   const author: ChatAuthor = isAuthor(row.author) ? row.author : 'system';
   const authorName =
     author === 'visitor' ? p.visitorName : author === 'assistant' ? p.assistantName : author === 'admin' ? adminFirstName(row.adminFirstName, row.adminName) : '';
-  return { seq: row.seq, author, authorName, body: row.body, sources: row.sources, createdAt: row.createdAt.toISOString() };
+  return { seq: row.seq, author, authorName, body: withoutBidiControls(row.body), sources: row.sources, createdAt: row.createdAt.toISOString() };
 }
 
 export function conversationState(view: ConversationView): ChatConversationState {
@@ -41,11 +44,11 @@ export function conversationState(view: ConversationView): ChatConversationState
 
 /** The contact's name, else the member's, else "Visitor" and the start of the conversation id. */
 export function displayNameOf(view: ConversationView): string {
-  return view.conversation.contactName || view.memberName?.trim() || `Visitor ${view.conversation.id.slice(0, 4)}…`;
+  return withoutBidiControls(view.conversation.contactName || view.memberName?.trim() || `Visitor ${view.conversation.id.slice(0, 4)}…`);
 }
 
 const previewOf = (body: string | null) => {
-  const oneLine = (body ?? '').replace(/\s+/g, ' ').trim();
+  const oneLine = withoutBidiControls(body ?? '').replace(/\s+/g, ' ').trim();
   return Array.from(oneLine).slice(0, PREVIEW_LENGTH).join('');
 };
 
@@ -54,7 +57,7 @@ export function inboxConversation(view: ConversationView): InboxConversationDto 
   return {
     id: c.id,
     status: c.status === 'handled' ? 'handled' : 'open',
-    contactName: c.contactName,
+    contactName: withoutBidiControls(c.contactName),
     contactEmail: c.contactEmail,
     displayName: displayNameOf(view),
     unread: c.unreadForAdmin,

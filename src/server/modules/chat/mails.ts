@@ -1,10 +1,13 @@
 /**
  * The admins' notification of a chat lead: every detail the visitor left and a link to the conversation.
- * Everything a stranger typed is escaped in the HTML part; the plain-text part carries it as text.
+ * Everything a stranger typed is escaped in the HTML part; the plain-text part carries it as text. Bidi
+ * controls are removed from it (the schema refuses them in names; an older name or a message may carry
+ * them), each value is isolated in the HTML (dir="auto"), and the subject, a header, keeps one clean line.
  */
 import type { Attribution } from '../../db/schema';
 import { escapeHtml, type MailMessage } from '../../mail/templates';
 import { attributionFacts } from '../../../shared/lead-events';
+import { cleanLine, withoutBidiControls } from '../../../shared/text-controls';
 
 export interface NotifiedLead {
   conversationId: string;
@@ -25,7 +28,7 @@ export function chatLeadFacts(lead: NotifiedLead): [string, string][] {
     ['Member account', lead.memberEmail ?? ''],
     ...attributionFacts(a),
   ];
-  return facts.filter(([, v]) => v !== '');
+  return facts.filter(([, v]) => v !== '').map(([k, v]) => [k, withoutBidiControls(v)]);
 }
 
 export function chatLeadEmail(to: string, lead: NotifiedLead, adminUrl: string, siteName: string): MailMessage {
@@ -34,10 +37,10 @@ export function chatLeadEmail(to: string, lead: NotifiedLead, adminUrl: string, 
   const text = [intro, '', ...facts.map(([k, v]) => `${k}: ${v}`), '', `Open the conversation: ${adminUrl}`, ''].join('\n');
   const html = [
     `<p>${escapeHtml(intro)}</p>`,
-    `<table>${facts.map(([k, v]) => `<tr><th align="left" valign="top">${escapeHtml(k)}</th><td style="white-space:pre-wrap">${escapeHtml(v)}</td></tr>`).join('')}</table>`,
+    `<table>${facts.map(([k, v]) => `<tr><th align="left" valign="top">${escapeHtml(k)}</th><td dir="auto" style="white-space:pre-wrap">${escapeHtml(v)}</td></tr>`).join('')}</table>`,
     `<p><a href="${escapeHtml(adminUrl)}">Open the conversation</a></p>`,
   ].join('\n');
-  // The subject is a header: no line breaks reach it (the schema refuses them in names already).
-  const subject = `New chat lead: ${lead.name}`.replace(/[\r\n]+/g, ' ').slice(0, 200);
+  // The subject is a header and a line in every inbox: no line break, control or text-direction character.
+  const subject = Array.from(`New chat lead: ${cleanLine(lead.name.replace(/\s+/g, ' '))}`).slice(0, 200).join('');
   return { to, subject, text, html };
 }

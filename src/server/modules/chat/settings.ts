@@ -11,11 +11,21 @@ import { readConfigDocument } from '../site/repository';
 
 export const CHAT_SETTINGS_KEY = 'chatSettings';
 
-/** Stored settings completed with the defaults; a missing or unreadable document gives the defaults (logged). */
+/**
+ * Stored settings completed with the defaults; a missing or unreadable document gives the defaults (logged).
+ * AI answers saved under older rules (an http:// endpoint) are switched off rather than costing the rest.
+ */
 export function resolveChatSettings(stored: unknown): ChatSettings {
   if (stored === undefined || stored === null) return DEFAULT_CHAT_SETTINGS;
   const parsed = chatSettingsSchema.safeParse(stored);
   if (parsed.success) return parsed.data;
+  if (parsed.error.issues.every((i) => i.path[0] === 'llm') && typeof stored === 'object') {
+    const withoutLlm = chatSettingsSchema.safeParse({ ...stored, llm: undefined });
+    if (withoutLlm.success) {
+      logger.warn('the stored AI-answers settings are no longer valid (the endpoint must be https://): AI answers are off until an admin saves them again');
+      return withoutLlm.data;
+    }
+  }
   logger.error({ issues: parsed.error.issues.slice(0, 5) }, 'stored chat settings are invalid; using the defaults');
   return DEFAULT_CHAT_SETTINGS;
 }

@@ -9,7 +9,8 @@ import { isSeoEditablePath, SEO_DEFAULTS_PATH } from '../../../shared/page-seo';
 import { seoEntrySchema, type SeoEntry } from '../../../shared/seo';
 import { documentFieldErrors, type DocumentType } from '../../../shared/site-documents';
 import { siteContentSchema, type SiteContent } from '../../../shared/site-content';
-import { chatSettingsSchema, DEFAULT_CHAT_SETTINGS, type ChatSettings } from '../../../shared/chat';
+import { chatSettingsSchemaFor, DEFAULT_CHAT_SETTINGS, type ChatSettings } from '../../../shared/chat';
+import { config } from '../../config';
 import { CACHE_TAGS, type CacheTag } from '../../cache/tags';
 import { CHAT_SETTINGS_KEY } from '../chat/settings';
 import { ContentError, invalid } from '../content/errors';
@@ -226,7 +227,8 @@ export const chatSettingsDocument: DocumentKind = {
   name: () => 'the chat settings',
   // Every public page carries the widget (or none): one tag drops them all, and the settings' memo.
   tags: [CACHE_TAGS.chat],
-  parse: (_id, input) => parseWith(chatSettingsSchema, input),
+  // With AI answers on, the endpoint must be on LLM_API_ORIGIN: an admin picks the path, never where the key goes.
+  parse: (_id, input) => parseWith(chatSettingsSchemaFor(config().LLM_API_ORIGIN), input),
   ...configDocument(CHAT_SETTINGS_KEY),
   summary: (_id, before, after) => chatSettingsSummary(before, after),
 };
