@@ -3,7 +3,8 @@
  * the users lock (PRODUCT.md "Deliberate differences" 2): the first verified user becomes admin while the
  * table holds at most one row (seed section 6); otherwise an admin promotes, or the site's owner uses the
  * one-time admin claim printed to the server log while no admin exists (admin-claim.ts), or the
- * create-admin command; the last admin can never be demoted.
+ * create-admin command; the last admin can never be demoted. Taking the admin role away or disabling an
+ * account ends its live streams once the change has committed (docs/decisions/017).
  */
 import { DISABLE_REASON_MAX } from '../../../shared/admin-users';
 import { fieldErrorsOf, profileSchema, type FieldErrors } from '../../../shared/auth-schemas';
@@ -11,6 +12,7 @@ import { db } from '../../db';
 import type { UserRole } from '../../db/schema';
 import { logger } from '../../logger';
 import { insertActivity } from '../activity/repository';
+import { endStreamsOfUser } from '../live-grants';
 import * as repo from './repository';
 import type { Profile } from './repository';
 
@@ -145,26 +147,28 @@ export async function promote(actorId: string | undefined, targetId: string): Pr
   });
 }
 
-/** Admin-only role change; demoting the last admin is refused. */
+/** Admin-only role change; demoting the last admin is refused. A demotion ends the account's live streams after it commits. */
 export async function setRole(actorId: string | undefined, targetId: string, role: UserRole): Promise<Profile> {
   if (role === 'admin') return promote(actorId, targetId);
-  return transaction(async (tx) => {
+  const { profile, demoted } = await transaction(async (tx) => {
     const actor = await loadActor(actorId, tx);
     if (!isAdmin(actor)) throw new UsersError('NOT_ALLOWED');
     const target = await loadTarget(targetId, tx);
-    if (target.role === 'admin') {
-      if ((await repo.countAdmins(tx)) <= 1) throw new UsersError('LAST_ADMIN');
-      await repo.updateRole(target.id, 'user', tx);
-      await recordUserActivity(tx, actor, target, { action: 'role', summary: 'admin → member', before: { role: 'admin' }, after: { role: 'user' } });
-      logger.info({ actorId: actor.id, targetId: target.id }, 'admin demoted to user');
-    }
-    return { ...target, role: 'user' };
+    if (target.role !== 'admin') return { profile: target, demoted: false };
+    if ((await repo.countAdmins(tx)) <= 1) throw new UsersError('LAST_ADMIN');
+    await repo.updateRole(target.id, 'user', tx);
+    await recordUserActivity(tx, actor, target, { action: 'role', summary: 'admin → member', before: { role: 'admin' }, after: { role: 'user' } });
+    logger.info({ actorId: actor.id, targetId: target.id }, 'admin demoted to user');
+    return { profile: { ...target, role: 'user' as const }, demoted: true };
   });
+  // After the commit: the stream's reconnect must read the new role.
+  if (demoted) await endStreamsOfUser(targetId);
+  return profile;
 }
 
-/** Disables an account and ends all its sessions at once; better-auth's admin plugin refuses new sign-ins. */
+/** Disables an account and ends all its sessions and live streams at once; better-auth's admin plugin refuses new sign-ins. */
 export async function disableUser(actorId: string | undefined, targetId: string, reason: string | null = null): Promise<{ sessionsEnded: number }> {
-  return transaction(async (tx) => {
+  const result = await transaction(async (tx) => {
     const actor = await loadActor(actorId, tx);
     if (!isAdmin(actor)) throw new UsersError('NOT_ALLOWED');
     if (actor.id === targetId) throw new UsersError('CANNOT_DISABLE_SELF');
@@ -181,6 +185,9 @@ export async function disableUser(actorId: string | undefined, targetId: string,
     logger.info({ actorId: actor.id, targetId }, 'account disabled');
     return { sessionsEnded };
   });
+  // After the commit (the sessions were deleted in SQL, so better-auth's session hook did not see them).
+  await endStreamsOfUser(targetId);
+  return result;
 }
 
 export async function enableUser(actorId: string | undefined, targetId: string): Promise<{ changed: boolean }> {
