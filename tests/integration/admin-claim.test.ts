@@ -99,3 +99,20 @@ describe('the one-time admin claim', () => {
     await expect(claimAdmin(stranger.id, token)).rejects.toEqual(refusal('NO_USER_LOGGED_IN'));
   });
 });
+
+describe('a site whose only admins are disabled', () => {
+  it('has no admin: the claim link is printed and makes the owner admin', async () => {
+    const { stranger, owner } = await strangerFirst();
+    await h.click(await h.verificationLinkFor('owner@example.com'));
+    // An admin who was disabled keeps the role but cannot act as one.
+    await h.handle.db.update(users).set({ role: 'admin', banned: true }).where(eq(users.id, stranger.id));
+
+    const token = await issueAdminClaim();
+    expect(token).toBeDefined();
+    expect(await adminClaimStatus(token)).toBe('valid');
+    expect((await claimAdmin(owner.id, token)).role).toBe('admin');
+    // Now there is an enabled admin: no more links.
+    expect(await issueAdminClaim()).toBeUndefined();
+    expect(await adminClaimStatus(token)).toBe('admin-exists');
+  });
+});

@@ -8,6 +8,7 @@
  * streams themselves.
  */
 import type { BetterAuthOptions } from 'better-auth';
+import { isEnabledAdmin } from '../../shared/admin-rules';
 import { isDisabledAccount } from '../guards/session';
 import { endStreamsOfSession, endStreamsOfUser } from '../modules/live-grants';
 
@@ -23,6 +24,7 @@ export const sessionEndHooks = {
 
 export const accountChangeHooks = {
   after: async (user) => {
-    if (user.role !== 'admin' || !user.emailVerified || isDisabledAccount(user)) await endStreamsOfUser(user.id);
+    const fields = { role: String(user.role ?? ''), emailVerified: user.emailVerified, banned: isDisabledAccount(user) };
+    if (!isEnabledAdmin(fields)) await endStreamsOfUser(user.id);
   },
 } satisfies NonNullable<NonNullable<DatabaseHooks['user']>['update']>;

@@ -1,9 +1,9 @@
 /**
- * Who becomes admin on a new site: its owner, not whichever stranger signs up first. While no admin
- * exists, every server start prints a one-time claim link to the log (only the owner reads it); a
- * verified user who opens it and confirms becomes admin, once. The link dies as soon as any admin exists
- * (the claim, the first-verified-user rule, create-admin or an admin's promotion), and a restart
- * replaces it. Only a hash of the token is stored.
+ * Who becomes admin on a new site: its owner, not whichever stranger signs up first. While no enabled
+ * admin exists (none, or only disabled ones), every server start prints a one-time claim link to the log
+ * (only the owner reads it); a verified user who opens it and confirms becomes admin, once. The link
+ * dies as soon as an enabled admin exists (the claim, the first-verified-user rule, create-admin or an
+ * admin's promotion), and a restart replaces it. Only a hash of the token is stored.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { ADMIN_CLAIM_PAGE } from '../../../shared/form-pages';
@@ -22,10 +22,10 @@ export function claimUrl(siteUrl: string, token: string): string {
   return new URL(`${ADMIN_CLAIM_PAGE}?token=${token}`, siteUrl).href;
 }
 
-/** A new claim token when no admin exists (replacing any earlier one); undefined otherwise. */
+/** A new claim token when no enabled admin exists (replacing any earlier one); undefined otherwise. */
 export async function issueAdminClaim(): Promise<string | undefined> {
   return transaction(async (tx) => {
-    if ((await repo.countAdmins(tx)) > 0) {
+    if ((await repo.countEnabledAdmins(tx)) > 0) {
       await repo.replaceAdminClaims(undefined, tx);
       return undefined;
     }
@@ -42,7 +42,7 @@ export async function announceAdminClaim(siteUrl: string): Promise<void> {
     if (!token) return;
     logger.warn(
       { adminClaimUrl: claimUrl(siteUrl, token) },
-      `This site has no admin yet. Sign up and verify your email, then open ${claimUrl(siteUrl, token)} to become its admin (the link works once; a restart prints a new one; or run: npm run create-admin -- you@example.com).`,
+      `This site has no admin (or only disabled ones). Sign up and verify your email, then open ${claimUrl(siteUrl, token)} to become its admin (the link works once; a restart prints a new one; or run: npm run create-admin -- you@example.com).`,
     );
   } catch (err) {
     logger.error({ err }, 'could not issue the admin claim link');
@@ -54,7 +54,7 @@ export type ClaimStatus = 'valid' | 'invalid' | 'admin-exists';
 /** What the claim page shows before the owner confirms. */
 export async function adminClaimStatus(token: unknown): Promise<ClaimStatus> {
   return transaction(async (tx) => {
-    if ((await repo.countAdmins(tx)) > 0) return 'admin-exists';
+    if ((await repo.countEnabledAdmins(tx)) > 0) return 'admin-exists';
     return isWellFormedClaimToken(token) && (await repo.hasAdminClaim(hashOf(token), tx)) ? 'valid' : 'invalid';
   });
 }
@@ -64,7 +64,7 @@ export async function claimAdmin(userId: string | undefined, token: unknown): Pr
   return transaction(async (tx) => {
     const user = userId ? await repo.findProfile(userId, tx) : undefined;
     if (!user || user.banned) throw new UsersError('NO_USER_LOGGED_IN');
-    if ((await repo.countAdmins(tx)) > 0) throw new UsersError('ADMIN_EXISTS');
+    if ((await repo.countEnabledAdmins(tx)) > 0) throw new UsersError('ADMIN_EXISTS');
     // Looked up by its hash: the database never holds (nor compares) the token itself.
     if (!isWellFormedClaimToken(token) || !(await repo.hasAdminClaim(hashOf(token), tx))) throw new UsersError('CLAIM_INVALID');
     if (!user.emailVerified) throw new UsersError('NOT_VERIFIED');

@@ -2,10 +2,11 @@
  * Member profiles and roles. Every role change happens here, on the server, in one transaction holding
  * the users lock (PRODUCT.md "Deliberate differences" 2): the first verified user becomes admin while the
  * table holds at most one row (seed section 6); otherwise an admin promotes, or the site's owner uses the
- * one-time admin claim printed to the server log while no admin exists (admin-claim.ts), or the
- * create-admin command; the last admin can never be demoted. Taking the admin role away or disabling an
- * account ends its live streams once the change has committed (docs/decisions/017).
+ * one-time admin claim printed to the server log while no enabled admin exists (admin-claim.ts), or the
+ * create-admin command; the last enabled admin can never be demoted. Taking the admin role away or
+ * disabling an account ends its live streams once the change has committed (docs/decisions/017).
  */
+import { isEnabledAdmin, removesLastEnabledAdmin } from '../../../shared/admin-rules';
 import { DISABLE_REASON_MAX } from '../../../shared/admin-users';
 import { fieldErrorsOf, profileSchema, type FieldErrors } from '../../../shared/auth-schemas';
 import { db } from '../../db';
@@ -115,7 +116,7 @@ export async function recordUserActivity(
   await insertActivity(tx, { actorId: actor.id, actorEmail: actor.email, entityType: USER_ENTITY, entityId: target.id, ...entry, summary: `${labelOf(target)}: ${entry.summary}` });
 }
 
-const isAdmin = (p: Profile) => p.role === 'admin' && p.emailVerified && !p.banned;
+const isAdmin = isEnabledAdmin;
 
 /**
  * The acting admin, inside the caller's transaction: every admin write checks it on the server, whatever
@@ -147,7 +148,10 @@ export async function promote(actorId: string | undefined, targetId: string): Pr
   });
 }
 
-/** Admin-only role change; demoting the last admin is refused. A demotion ends the account's live streams after it commits. */
+/**
+ * Admin-only role change; demoting the last enabled admin is refused (a disabled admin is no admin to fall
+ * back on). A demotion ends the account's live streams after it commits.
+ */
 export async function setRole(actorId: string | undefined, targetId: string, role: UserRole): Promise<Profile> {
   if (role === 'admin') return promote(actorId, targetId);
   const { profile, demoted } = await transaction(async (tx) => {
@@ -155,7 +159,7 @@ export async function setRole(actorId: string | undefined, targetId: string, rol
     if (!isAdmin(actor)) throw new UsersError('NOT_ALLOWED');
     const target = await loadTarget(targetId, tx);
     if (target.role !== 'admin') return { profile: target, demoted: false };
-    if ((await repo.countAdmins(tx)) <= 1) throw new UsersError('LAST_ADMIN');
+    if (removesLastEnabledAdmin(target, await repo.countEnabledAdmins(tx, target.id))) throw new UsersError('LAST_ADMIN');
     await repo.updateRole(target.id, 'user', tx);
     await recordUserActivity(tx, actor, target, { action: 'role', summary: 'admin → member', before: { role: 'admin' }, after: { role: 'user' } });
     logger.info({ actorId: actor.id, targetId: target.id }, 'admin demoted to user');
@@ -166,13 +170,18 @@ export async function setRole(actorId: string | undefined, targetId: string, rol
   return profile;
 }
 
-/** Disables an account and ends all its sessions and live streams at once; better-auth's admin plugin refuses new sign-ins. */
+/**
+ * Disables an account and ends all its sessions and live streams at once; better-auth's admin plugin
+ * refuses new sign-ins. The last enabled admin is kept, as on demotion: today the actor is always another
+ * enabled admin, so this keeps the one rule in force should self-service or scripts disable accounts.
+ */
 export async function disableUser(actorId: string | undefined, targetId: string, reason: string | null = null): Promise<{ sessionsEnded: number }> {
   const result = await transaction(async (tx) => {
     const actor = await loadActor(actorId, tx);
     if (!isAdmin(actor)) throw new UsersError('NOT_ALLOWED');
     if (actor.id === targetId) throw new UsersError('CANNOT_DISABLE_SELF');
     const target = await loadTarget(targetId, tx);
+    if (removesLastEnabledAdmin(target, await repo.countEnabledAdmins(tx, target.id))) throw new UsersError('LAST_ADMIN');
     const banReason = reason?.trim().slice(0, DISABLE_REASON_MAX) || null;
     await repo.setBanned(targetId, true, banReason, tx);
     const sessionsEnded = await repo.deleteSessionsOf(targetId, tx);
