@@ -1,14 +1,16 @@
 /**
  * Member profiles and roles. Every role change happens here, on the server, in one transaction holding
  * the users lock (PRODUCT.md "Deliberate differences" 2): the first verified user becomes admin while the
- * table holds at most one row (seed section 6); otherwise an admin promotes, or the site's owner uses the
- * one-time admin claim printed to the server log while no enabled admin exists (admin-claim.ts), or the
- * create-admin command; the last enabled admin can never be demoted. Taking the admin role away or
+ * table holds at most one row (seed section 6; with ADMIN_EMAIL set, instead the account of that address
+ * while no enabled admin exists: admin-rules.ts); otherwise an admin promotes, or the site's owner uses
+ * the one-time admin claim printed to the server log while no enabled admin exists (admin-claim.ts), or
+ * the create-admin command; the last enabled admin can never be demoted. Taking the admin role away or
  * disabling an account ends its live streams once the change has committed (docs/decisions/017).
  */
-import { isEnabledAdmin, removesLastEnabledAdmin } from '../../../shared/admin-rules';
+import { becomesFirstAdmin, isEnabledAdmin, removesLastEnabledAdmin } from '../../../shared/admin-rules';
 import { DISABLE_REASON_MAX } from '../../../shared/admin-users';
 import { fieldErrorsOf, profileSchema, type FieldErrors } from '../../../shared/auth-schemas';
+import { config } from '../../config';
 import { db } from '../../db';
 import type { UserRole } from '../../db/schema';
 import { logger } from '../../logger';
@@ -18,9 +20,7 @@ import * as repo from './repository';
 import type { Profile } from './repository';
 
 export type { Profile } from './repository';
-
-/** The seed's threshold: "users collection with 1 or fewer documents". */
-export const FIRST_ADMIN_MAX_USERS = 1;
+export { FIRST_ADMIN_MAX_USERS } from '../../../shared/admin-rules';
 
 export type UsersErrorCode =
   | 'NO_USER_LOGGED_IN'
@@ -31,7 +31,8 @@ export type UsersErrorCode =
   | 'CANNOT_DISABLE_SELF'
   | 'CLAIM_INVALID'
   | 'ADMIN_EXISTS'
-  | 'NOT_ADMIN';
+  | 'NOT_ADMIN'
+  | 'NOT_ADMIN_EMAIL';
 
 const MESSAGES: Record<UsersErrorCode, string> = {
   NO_USER_LOGGED_IN: 'No user logged in',
@@ -43,6 +44,7 @@ const MESSAGES: Record<UsersErrorCode, string> = {
   CLAIM_INVALID: 'This admin link is not valid any more. Restart the server to print a new one, or run npm run create-admin.',
   ADMIN_EXISTS: 'This site already has an admin: ask them to make you an admin.',
   NOT_ADMIN: 'Only an admin can do this.',
+  NOT_ADMIN_EMAIL: "This site's admin account is set to another email address (ADMIN_EMAIL): log in with that account to use this link.",
 };
 
 export class UsersError extends Error {
@@ -77,7 +79,9 @@ export async function promoteIfFirstVerifiedUser(userId: string): Promise<boolea
     return await transaction(async (tx) => {
       const user = await repo.findProfile(userId, tx);
       if (!user || !user.emailVerified || user.banned || user.role === 'admin') return false;
-      if ((await repo.countUsers(tx)) > FIRST_ADMIN_MAX_USERS) return false;
+      const accounts = await repo.countUsers(tx);
+      const enabledAdmins = await repo.countEnabledAdmins(tx);
+      if (!becomesFirstAdmin({ email: user.email, adminEmail: config().ADMIN_EMAIL, accounts, enabledAdmins })) return false;
       await repo.updateRole(userId, 'admin', tx);
       await repo.replaceAdminClaims(undefined, tx); // the site has its admin: the start-up claim link dies
       logger.info({ userId }, 'first verified user promoted to admin');
