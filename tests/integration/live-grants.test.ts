@@ -15,6 +15,23 @@ vi.mock('../../src/server/modules/live-grants', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/server/modules/live-grants')>();
   return { ...real, streamLifetimeMs: () => lifetime.ms ?? real.streamLifetimeMs() };
 });
+/** Holds the inbox stream's admin check just after it has read the role, for one test of the race. */
+const checkGate = vi.hoisted(() => ({ next: undefined as undefined | { checked: () => void; proceed: Promise<void> } }));
+vi.mock('../../src/server/modules/chat/admin-http', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/server/modules/chat/admin-http')>();
+  return {
+    ...real,
+    requireInboxAdmin: async (actorId: string | undefined) => {
+      await real.requireInboxAdmin(actorId);
+      const gate = checkGate.next;
+      checkGate.next = undefined;
+      if (gate) {
+        gate.checked();
+        await gate.proceed;
+      }
+    },
+  };
+});
 
 import { GET as getInboxStream } from '../../src/pages/api/admin/chat/stream';
 import { GET as getPoll } from '../../src/pages/api/chat/poll';
@@ -24,7 +41,7 @@ import { publishToInbox, type InboxEvent } from '../../src/server/modules/chat/h
 import { visitorKeyOf } from '../../src/server/modules/chat/identity';
 import { sendVisitorMessage } from '../../src/server/modules/chat/service';
 import { MAX_INBOX_STREAMS_PER_ADMIN } from '../../src/server/modules/chat/streams';
-import { liveStreamCount } from '../../src/server/modules/live-grants';
+import { endStreamsOfUser, liveStreamCount } from '../../src/server/modules/live-grants';
 import { disableUser, setRole } from '../../src/server/modules/users/service';
 import type { ChatConversationState, ChatErrorBody } from '../../src/shared/chat';
 import { Browser, createAuthHarness, PASSWORD, randomIp, SITE, type AuthHarness } from '../support/auth';
@@ -132,6 +149,28 @@ describe('the admin inbox stream', () => {
     expect(reconnect.status).toBe(403);
     expect(await reconnect.json()).toMatchObject({ error: { code: 'FORBIDDEN', message: 'Only an admin can read the chat inbox.' } });
     await ownerStream.receives(probeInbox());
+  });
+
+  it('a demotion that commits after the opening stream read the role is not missed; an unrelated end there only means a second check', async () => {
+    /** Opens a stream whose first check has read the role (an admin) and waits until `meanwhile` is done. */
+    async function openWhile(browser: Browser, meanwhile: () => Promise<unknown>) {
+      let checked!: () => void;
+      let proceed!: () => void;
+      const read = new Promise<void>((resolve) => (checked = resolve));
+      checkGate.next = { checked, proceed: new Promise<void>((resolve) => (proceed = resolve)) };
+      const opening = getInboxStream(await routeContext('/api/admin/chat/stream', browser));
+      await read;
+      await meanwhile();
+      proceed();
+      return opening;
+    }
+
+    const demoted = await openWhile(helper.browser, () => setRole(owner.userId, helper.userId, 'user'));
+    expect(demoted.status).toBe(403);
+    expect(liveStreamCount(helper.userId, 'admin-inbox')).toBe(0);
+
+    const stillAdmin = await openWhile(owner.browser, () => endStreamsOfUser(owner.userId));
+    await sse(stillAdmin).receives(probeInbox());
   });
 
   it('ends when the admin is disabled', async () => {

@@ -27,17 +27,23 @@ const openByClient = new Map<string, number>();
 export const MAX_INBOX_STREAMS_PER_ADMIN = 10;
 const INBOX_CAP_RETRY_SECONDS = 30;
 
-/** Registers the grant before `check` runs, so an end published during the check is not missed. */
+/**
+ * Registers the grant before `check` runs, so an end published during the check is not missed. An end
+ * that arrives during the check means the check may have read the state before the change: it runs once
+ * more, on a fresh grant; a second end in that moment is a refusal (the browser's next try starts over).
+ */
 async function withGrant(viewer: StreamViewer | null, kind: StreamKind, check: () => Promise<void>): Promise<LiveGrant | undefined> {
-  const grant = viewer ? holdGrant({ ...viewer, kind }) : undefined;
-  try {
-    await check();
-    // Ended while we checked (a demotion or sign-out committed a moment ago): the next open is checked anew.
-    if (grant?.signal.aborted) throw new ChatError('FORBIDDEN', 'Your access ended while the stream was opening. Please reload the page.');
-    return grant;
-  } catch (err) {
-    grant?.release();
-    throw err;
+  for (let attempt = 1; ; attempt++) {
+    const grant = viewer ? holdGrant({ ...viewer, kind }) : undefined;
+    try {
+      await check();
+    } catch (err) {
+      grant?.release();
+      throw err;
+    }
+    if (!grant?.signal.aborted) return grant;
+    grant.release();
+    if (attempt === 2) throw new ChatError('FORBIDDEN', 'Your access changed while the stream was opening. Please reload the page.');
   }
 }
 
