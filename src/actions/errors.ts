@@ -18,6 +18,7 @@ const USERS_CODES: Record<UsersErrorCode, ActionErrorCode> = {
   CLAIM_INVALID: 'BAD_REQUEST',
   ADMIN_EXISTS: 'CONFLICT',
   NOT_ADMIN: 'FORBIDDEN',
+  NOT_ADMIN_EMAIL: 'FORBIDDEN',
 };
 
 const CONTENT_CODES: Record<ContentErrorCode, ActionErrorCode> = {

@@ -82,6 +82,17 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   /**
+   * The site owner's address: when set, only the account with this email (any case) becomes admin by the
+   * first-account rule or the admin claim link; other first accounts stay members (docs/decisions/017).
+   */
+  ADMIN_EMAIL: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim() || undefined : v),
+    z
+      .email({ error: 'must be an email address such as owner@example.com' })
+      .transform((e) => e.toLowerCase())
+      .optional(),
+  ),
+  /**
    * The chat's AI answers (LLM mode in /admin/chat-settings): the endpoint's API key, sent as a Bearer
    * token. Only ever read from here: never stored, logged or sent to the browser. Unset: search answers.
    */

@@ -3,17 +3,27 @@
  * the owner, with the one-time claim link the server prints while no admin exists, or an admin.
  */
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { adminClaims, users } from '../../src/server/db/schema';
 import { adminClaimStatus, claimAdmin, claimUrl, issueAdminClaim } from '../../src/server/modules/users/admin-claim';
 import { makeAdminByEmail, promote } from '../../src/server/modules/users/service';
 import { createAuthHarness, type AuthHarness } from '../support/auth';
 
+/** The operator's ADMIN_EMAIL as the services read it (config() is parsed once per process). */
+const operator = vi.hoisted(() => ({ adminEmail: undefined as string | undefined }));
+vi.mock('../../src/server/config', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/server/config')>();
+  return { ...real, config: () => ({ ...real.config(), ADMIN_EMAIL: operator.adminEmail }) };
+});
+
 let h: AuthHarness;
 beforeEach(async () => {
   h = await createAuthHarness();
 });
-afterEach(() => h.close());
+afterEach(() => {
+  operator.adminEmail = undefined;
+  return h.close();
+});
 
 const refusal = (code: string) => expect.objectContaining({ name: 'UsersError', code });
 const admins = async () => (await h.handle.db.select().from(users).where(eq(users.role, 'admin'))).map((u) => u.email);
@@ -97,5 +107,52 @@ describe('the one-time admin claim', () => {
     const stranger = (await h.userByEmail('stranger@example.com'))!;
     await h.handle.db.update(users).set({ banned: true }).where(eq(users.id, stranger.id));
     await expect(claimAdmin(stranger.id, token)).rejects.toEqual(refusal('NO_USER_LOGGED_IN'));
+  });
+});
+
+describe('a site whose only admins are disabled', () => {
+  it('has no admin: the claim link is printed and makes the owner admin', async () => {
+    const { stranger, owner } = await strangerFirst();
+    await h.click(await h.verificationLinkFor('owner@example.com'));
+    // An admin who was disabled keeps the role but cannot act as one.
+    await h.handle.db.update(users).set({ role: 'admin', banned: true }).where(eq(users.id, stranger.id));
+
+    const token = await issueAdminClaim();
+    expect(token).toBeDefined();
+    expect(await adminClaimStatus(token, owner.email)).toBe('valid');
+    expect((await claimAdmin(owner.id, token)).role).toBe('admin');
+    // Now there is an enabled admin: no more links.
+    expect(await issueAdminClaim()).toBeUndefined();
+    expect(await adminClaimStatus(token)).toBe('admin-exists');
+  });
+});
+
+describe('ADMIN_EMAIL', () => {
+  it('the first account of another address stays a member; the owner’s becomes admin on verifying, even after strangers', async () => {
+    operator.adminEmail = 'Owner@Example.com';
+    await h.signUpVerified({ email: 'stranger@example.com' });
+    expect(await admins()).toEqual([]);
+    await h.signUpVerified({ email: 'owner@example.com' });
+    expect(await admins()).toEqual(['owner@example.com']);
+    // Once there is an admin, the rule is done: nobody else is made admin by it.
+    await h.signUpVerified({ email: 'someone@example.com' });
+    expect(await admins()).toEqual(['owner@example.com']);
+  });
+
+  it('the claim link works only for the account of that address (any case)', async () => {
+    const { stranger, owner } = await strangerFirst();
+    await h.click(await h.verificationLinkFor('owner@example.com'));
+    operator.adminEmail = 'OWNER@example.com';
+    const token = (await issueAdminClaim())!;
+
+    expect(await adminClaimStatus(token, stranger.email)).toBe('other-email');
+    await expect(claimAdmin(stranger.id, token)).rejects.toEqual(refusal('NOT_ADMIN_EMAIL'));
+    // Without the token, a stranger learns nothing about ADMIN_EMAIL.
+    await expect(claimAdmin(stranger.id, 'x'.repeat(43))).rejects.toEqual(refusal('CLAIM_INVALID'));
+    expect(await admins()).toEqual([]);
+
+    expect(await adminClaimStatus(token, owner.email)).toBe('valid');
+    expect((await claimAdmin(owner.id, token)).role).toBe('admin');
+    expect(await admins()).toEqual(['owner@example.com']);
   });
 });

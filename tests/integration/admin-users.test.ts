@@ -161,6 +161,16 @@ describe('role changes', () => {
     expect(await userActivity(admin.userId)).toEqual([expect.objectContaining({ action: 'role', actorEmail: 'member@example.com', after: { role: 'user' } })]);
   });
 
+  it('a disabled admin does not count: the only enabled admin cannot demote themselves, and may demote the disabled one', async () => {
+    await setRole(admin.userId, member.userId, 'admin');
+    await disableUser(admin.userId, member.userId);
+    await expect(setRole(admin.userId, admin.userId, 'user')).rejects.toEqual(refusal('LAST_ADMIN'));
+    expect((await h.userByEmail('owner@example.com'))?.role).toBe('admin');
+    // The disabled admin was no admin to fall back on; taking their role leaves the enabled one.
+    expect((await setRole(admin.userId, member.userId, 'user')).role).toBe('user');
+    expect(await h.userByEmail('member@example.com')).toMatchObject({ role: 'user', banned: true });
+  });
+
   it('through the Action: the last-admin message reaches the admin as a 409', async () => {
     const ctx = await contextFor(admin.browser);
     const demoteSelf = (server.admin.users.setRole as unknown as Handler).orThrow.call(ctx, { userId: admin.userId, role: 'user' });

@@ -17,6 +17,7 @@ import { promoteIfFirstVerifiedUser } from '../modules/users/service';
 import { accountPlugin } from './account-plugin';
 import { disabledAccounts } from './disabled-accounts';
 import { firebasePasswordUpgrade, verifyStoredPassword } from './firebase-upgrade';
+import { accountChangeHooks, sessionEndHooks } from './grant-hooks';
 import { signInThrottle } from './sign-in-throttle';
 import {
   AUTH_BASE_PATH,
@@ -157,7 +158,10 @@ export function createAuth({ db, siteUrl, trustedOrigins, secret, mailer, siteNa
     },
     disabledPaths: DISABLED_PATHS,
     databaseHooks: {
+      // Live streams end with the session they were opened with, or with the account's admin grant.
+      session: sessionEndHooks,
       user: {
+        update: accountChangeHooks,
         create: {
           // Runs for every way a user is created: trimmed values, blanks not stored, role always 'user'.
           before: async (user) => {

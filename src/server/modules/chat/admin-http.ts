@@ -4,15 +4,20 @@ import { requireAdmin, UsersError } from '../users/service';
 import { ChatError } from './errors';
 import { answering } from './http';
 
+/** The chat's 403 for anyone who is not a verified, enabled admin right now (read from the database). */
+export async function requireInboxAdmin(actorId: string | undefined): Promise<void> {
+  try {
+    await requireAdmin(actorId, db());
+  } catch (err) {
+    if (err instanceof UsersError) throw new ChatError('FORBIDDEN', 'Only an admin can read the chat inbox.');
+    throw err;
+  }
+}
+
 /** Runs `work` for a verified admin; anyone else gets the chat's 403. */
 export function asAdmin(actorId: string | undefined, work: () => Promise<Response>): Promise<Response> {
   return answering(async () => {
-    try {
-      await requireAdmin(actorId, db());
-    } catch (err) {
-      if (err instanceof UsersError) throw new ChatError('FORBIDDEN', 'Only an admin can read the chat inbox.');
-      throw err;
-    }
+    await requireInboxAdmin(actorId);
     return work();
   });
 }

@@ -42,3 +42,4 @@ export class ChatError extends Error {
 export const chatDisabled = () => new ChatError('DISABLED', 'The chat is switched off.');
 export const conversationNotFound = () => new ChatError('NOT_FOUND', 'This conversation does not exist (any more).');
 export const streamForbidden = () => new ChatError('FORBIDDEN', 'This conversation is not yours.');
+export const memberSessionNeeded = () => new ChatError('FORBIDDEN', 'This conversation belongs to a member account: log in to that account to follow it.');

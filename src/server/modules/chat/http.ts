@@ -42,6 +42,12 @@ export async function identityOf(request: Request): Promise<ChatIdentity> {
   return { visitorKey: header === '' ? null : visitorKeyOf(header), userId: session?.user.id ?? null };
 }
 
+/** The signed-in account and session of a stream or poll request (its cookie), or null: no query without one. */
+export async function viewerOf(request: Request): Promise<{ userId: string; sessionId: string } | null> {
+  const session = await readSession(request.headers, getSession);
+  return session ? { userId: session.user.id, sessionId: session.session.id } : null;
+}
+
 export async function visitorRequestOf(request: Request, clientAddress: string | undefined): Promise<VisitorRequest> {
   return { identity: await identityOf(request), clientIp: clientIpOf(request, clientAddress, config().TRUSTED_PROXY_IP_HEADER) };
 }

@@ -16,10 +16,11 @@ import { enqueueMail } from '../../mail/queue';
 import { insertLeadEvent, listAdmins } from '../audit/repository';
 import { retryInWords } from '../audit/service';
 import { consumeRateLimit, type RateRule } from '../rate-limit/service';
+import { requireAdmin, UsersError } from '../users/service';
 import { getSiteContent } from '../site/service';
 import { assistantReply, type AssistantReply } from './assistant';
 import { conversationState, messageDto, VISITOR_SELF } from './dto';
-import { ChatError, chatDisabled, conversationNotFound, streamForbidden } from './errors';
+import { ChatError, chatDisabled, conversationNotFound, memberSessionNeeded, streamForbidden } from './errors';
 import { isStreamTokenValid, ownerKeyOf, type ChatIdentity } from './identity';
 import { publishChange } from './live';
 import { chatLeadEmail } from './mails';
@@ -105,18 +106,35 @@ export async function chatSession(identity: ChatIdentity, now = new Date()): Pro
   };
 }
 
-/** The conversation a stream token opens (403 for a wrong token, 404 for one that is gone). */
-export async function conversationByToken(conversationId: string, token: string): Promise<repo.ConversationView> {
+/** Whether `userId` is an admin now (a role taken away a moment ago counts). */
+async function isAdminNow(userId: string): Promise<boolean> {
+  try {
+    await requireAdmin(userId, db());
+    return true;
+  } catch (err) {
+    if (err instanceof UsersError) return false;
+    throw err;
+  }
+}
+
+/**
+ * The conversation a stream token opens (403 for a wrong token, 404 for one that is gone). A member's
+ * conversation also needs that member's session, or an admin's (the inbox's polling fallback): the token
+ * alone would let a browser signed out of the account go on reading it (docs/decisions/017).
+ */
+export async function conversationByToken(conversationId: string, token: string, viewer: { userId: string } | null = null): Promise<repo.ConversationView> {
   await enabledSettings();
   if (!conversationId || !token || !isStreamTokenValid(conversationId, token)) throw streamForbidden();
   const view = await repo.findConversationView(conversationId);
   if (!view) throw conversationNotFound();
+  const owner = view.conversation.userId;
+  if (owner !== null && viewer?.userId !== owner && !(viewer && (await isAdminNow(viewer.userId)))) throw memberSessionNeeded();
   return view;
 }
 
 /** The polling fallback: messages after `afterSeq` and the current state. */
-export async function pollConversation(conversationId: string, token: string, afterSeq: number | undefined) {
-  const view = await conversationByToken(conversationId, token);
+export async function pollConversation(conversationId: string, token: string, afterSeq: number | undefined, viewer: { userId: string } | null = null) {
+  const view = await conversationByToken(conversationId, token, viewer);
   const settings = await getChatSettings();
   const messages = await repo.listMessages(conversationId, { afterSeq, limit: CHAT_HISTORY_LIMIT });
   return { messages: messages.map((m) => messageDto(m, visitorSide(settings))), conversation: conversationState(view) };

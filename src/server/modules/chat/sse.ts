@@ -3,7 +3,10 @@
  * a timer, never a database query while idle. The stream subscribes first, then replays what was stored
  * after the client's last event, then passes live events on — an event that arrives during the replay is
  * held and sent once, in order. A comment line every 25 s keeps proxies from closing an idle connection.
+ * The server ends a stream itself when its grant ends or its lifetime is up (docs/decisions/017): it sends
+ * `event: end` and closes, and the browser opens a new stream, which runs every check again.
  */
+import { STREAM_END_EVENT, type StreamEndData, type StreamEndReason } from '../../../shared/live-streams';
 import { NO_STORE } from './http';
 
 export const PING_INTERVAL_MS = 25_000;
@@ -29,7 +32,15 @@ export interface SseSource {
   onClose?: () => void;
 }
 
-export function sseResponse(source: SseSource, signal: AbortSignal): Response {
+export interface SseEnding {
+  /** Aborted when the grant the stream was opened under ends (live-grants). */
+  grantEnded?: AbortSignal;
+  /** The stream ends after this long, whatever happens. */
+  maxLifetimeMs?: number;
+}
+
+/** `signal` is the client's (it left); `ending` are the server's reasons to end the stream. */
+export function sseResponse(source: SseSource, signal: AbortSignal, ending: SseEnding = {}): Response {
   let cleanup = () => {};
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -55,13 +66,21 @@ export function sseResponse(source: SseSource, signal: AbortSignal): Response {
       };
       const unsubscribe = source.subscribe((e) => (ready ? send(e) : held.push(e)));
       const ping = setInterval(() => write(encoder.encode(': ping\n\n')), PING_INTERVAL_MS);
+      const end = (reason: StreamEndReason) => {
+        write(formatEvent({ event: STREAM_END_EVENT, data: { reason } satisfies StreamEndData }));
+        cleanup();
+      };
+      const endWithGrant = () => end('grant-ended');
+      const lifetime = ending.maxLifetimeMs !== undefined ? setTimeout(() => end('lifetime'), ending.maxLifetimeMs) : undefined;
       cleanup = () => {
         if (closed) return;
         closed = true;
         clearInterval(ping);
+        clearTimeout(lifetime);
         unsubscribe();
         source.onClose?.();
         signal.removeEventListener('abort', cleanup);
+        ending.grantEnded?.removeEventListener('abort', endWithGrant);
         try {
           controller.close();
         } catch {
@@ -70,6 +89,8 @@ export function sseResponse(source: SseSource, signal: AbortSignal): Response {
       };
       signal.addEventListener('abort', cleanup, { once: true });
       if (signal.aborted) return cleanup();
+      ending.grantEnded?.addEventListener('abort', endWithGrant, { once: true });
+      if (ending.grantEnded?.aborted) return endWithGrant();
       write(encoder.encode(`retry: ${RETRY_MS}\n\n`));
       try {
         for (const e of await source.initial()) send(e);

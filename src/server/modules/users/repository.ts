@@ -1,5 +1,5 @@
 /** Users data access (Drizzle only). Functions take an executor so the service can run them in one transaction. */
-import { and, asc, count, desc, eq, gt, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { UserListFilter, UserSort } from '../../../shared/admin-users';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
@@ -48,8 +48,15 @@ export async function countUsers(ex: Executor): Promise<number> {
   return row?.n ?? 0;
 }
 
-export async function countAdmins(ex: Executor): Promise<number> {
-  const [row] = await ex.select({ n: count() }).from(users).where(eq(users.role, 'admin'));
+/**
+ * Admins who can act as one (isEnabledAdmin in src/shared/admin-rules.ts, in SQL): verified and not
+ * disabled. `excluding` leaves one account out ("another enabled admin than the one being removed").
+ */
+export async function countEnabledAdmins(ex: Executor, excluding?: string): Promise<number> {
+  const [row] = await ex
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), eq(users.emailVerified, true), eq(users.banned, false), excluding !== undefined ? ne(users.id, excluding) : undefined));
   return row?.n ?? 0;
 }
 

@@ -1,23 +1,26 @@
 /**
  * Member profiles and roles. Every role change happens here, on the server, in one transaction holding
  * the users lock (PRODUCT.md "Deliberate differences" 2): the first verified user becomes admin while the
- * table holds at most one row (seed section 6); otherwise an admin promotes, or the site's owner uses the
- * one-time admin claim printed to the server log while no admin exists (admin-claim.ts), or the
- * create-admin command; the last admin can never be demoted.
+ * table holds at most one row (seed section 6; with ADMIN_EMAIL set, instead the account of that address
+ * while no enabled admin exists: admin-rules.ts); otherwise an admin promotes, or the site's owner uses
+ * the one-time admin claim printed to the server log while no enabled admin exists (admin-claim.ts), or
+ * the create-admin command; the last enabled admin can never be demoted. Taking the admin role away or
+ * disabling an account ends its live streams once the change has committed (docs/decisions/017).
  */
+import { becomesFirstAdmin, isEnabledAdmin, removesLastEnabledAdmin } from '../../../shared/admin-rules';
 import { DISABLE_REASON_MAX } from '../../../shared/admin-users';
 import { fieldErrorsOf, profileSchema, type FieldErrors } from '../../../shared/auth-schemas';
+import { config } from '../../config';
 import { db } from '../../db';
 import type { UserRole } from '../../db/schema';
 import { logger } from '../../logger';
 import { insertActivity } from '../activity/repository';
+import { endStreamsOfUser } from '../live-grants';
 import * as repo from './repository';
 import type { Profile } from './repository';
 
 export type { Profile } from './repository';
-
-/** The seed's threshold: "users collection with 1 or fewer documents". */
-export const FIRST_ADMIN_MAX_USERS = 1;
+export { FIRST_ADMIN_MAX_USERS } from '../../../shared/admin-rules';
 
 export type UsersErrorCode =
   | 'NO_USER_LOGGED_IN'
@@ -28,7 +31,8 @@ export type UsersErrorCode =
   | 'CANNOT_DISABLE_SELF'
   | 'CLAIM_INVALID'
   | 'ADMIN_EXISTS'
-  | 'NOT_ADMIN';
+  | 'NOT_ADMIN'
+  | 'NOT_ADMIN_EMAIL';
 
 const MESSAGES: Record<UsersErrorCode, string> = {
   NO_USER_LOGGED_IN: 'No user logged in',
@@ -40,6 +44,7 @@ const MESSAGES: Record<UsersErrorCode, string> = {
   CLAIM_INVALID: 'This admin link is not valid any more. Restart the server to print a new one, or run npm run create-admin.',
   ADMIN_EXISTS: 'This site already has an admin: ask them to make you an admin.',
   NOT_ADMIN: 'Only an admin can do this.',
+  NOT_ADMIN_EMAIL: "This site's admin account is set to another email address (ADMIN_EMAIL): log in with that account to use this link.",
 };
 
 export class UsersError extends Error {
@@ -74,7 +79,9 @@ export async function promoteIfFirstVerifiedUser(userId: string): Promise<boolea
     return await transaction(async (tx) => {
       const user = await repo.findProfile(userId, tx);
       if (!user || !user.emailVerified || user.banned || user.role === 'admin') return false;
-      if ((await repo.countUsers(tx)) > FIRST_ADMIN_MAX_USERS) return false;
+      const accounts = await repo.countUsers(tx);
+      const enabledAdmins = await repo.countEnabledAdmins(tx);
+      if (!becomesFirstAdmin({ email: user.email, adminEmail: config().ADMIN_EMAIL, accounts, enabledAdmins })) return false;
       await repo.updateRole(userId, 'admin', tx);
       await repo.replaceAdminClaims(undefined, tx); // the site has its admin: the start-up claim link dies
       logger.info({ userId }, 'first verified user promoted to admin');
@@ -113,7 +120,7 @@ export async function recordUserActivity(
   await insertActivity(tx, { actorId: actor.id, actorEmail: actor.email, entityType: USER_ENTITY, entityId: target.id, ...entry, summary: `${labelOf(target)}: ${entry.summary}` });
 }
 
-const isAdmin = (p: Profile) => p.role === 'admin' && p.emailVerified && !p.banned;
+const isAdmin = isEnabledAdmin;
 
 /**
  * The acting admin, inside the caller's transaction: every admin write checks it on the server, whatever
@@ -145,30 +152,40 @@ export async function promote(actorId: string | undefined, targetId: string): Pr
   });
 }
 
-/** Admin-only role change; demoting the last admin is refused. */
+/**
+ * Admin-only role change; demoting the last enabled admin is refused (a disabled admin is no admin to fall
+ * back on). A demotion ends the account's live streams after it commits.
+ */
 export async function setRole(actorId: string | undefined, targetId: string, role: UserRole): Promise<Profile> {
   if (role === 'admin') return promote(actorId, targetId);
-  return transaction(async (tx) => {
+  const { profile, demoted } = await transaction(async (tx) => {
     const actor = await loadActor(actorId, tx);
     if (!isAdmin(actor)) throw new UsersError('NOT_ALLOWED');
     const target = await loadTarget(targetId, tx);
-    if (target.role === 'admin') {
-      if ((await repo.countAdmins(tx)) <= 1) throw new UsersError('LAST_ADMIN');
-      await repo.updateRole(target.id, 'user', tx);
-      await recordUserActivity(tx, actor, target, { action: 'role', summary: 'admin → member', before: { role: 'admin' }, after: { role: 'user' } });
-      logger.info({ actorId: actor.id, targetId: target.id }, 'admin demoted to user');
-    }
-    return { ...target, role: 'user' };
+    if (target.role !== 'admin') return { profile: target, demoted: false };
+    if (removesLastEnabledAdmin(target, await repo.countEnabledAdmins(tx, target.id))) throw new UsersError('LAST_ADMIN');
+    await repo.updateRole(target.id, 'user', tx);
+    await recordUserActivity(tx, actor, target, { action: 'role', summary: 'admin → member', before: { role: 'admin' }, after: { role: 'user' } });
+    logger.info({ actorId: actor.id, targetId: target.id }, 'admin demoted to user');
+    return { profile: { ...target, role: 'user' as const }, demoted: true };
   });
+  // After the commit: the stream's reconnect must read the new role.
+  if (demoted) await endStreamsOfUser(targetId);
+  return profile;
 }
 
-/** Disables an account and ends all its sessions at once; better-auth's admin plugin refuses new sign-ins. */
+/**
+ * Disables an account and ends all its sessions and live streams at once; better-auth's admin plugin
+ * refuses new sign-ins. The last enabled admin is kept, as on demotion: today the actor is always another
+ * enabled admin, so this keeps the one rule in force should self-service or scripts disable accounts.
+ */
 export async function disableUser(actorId: string | undefined, targetId: string, reason: string | null = null): Promise<{ sessionsEnded: number }> {
-  return transaction(async (tx) => {
+  const result = await transaction(async (tx) => {
     const actor = await loadActor(actorId, tx);
     if (!isAdmin(actor)) throw new UsersError('NOT_ALLOWED');
     if (actor.id === targetId) throw new UsersError('CANNOT_DISABLE_SELF');
     const target = await loadTarget(targetId, tx);
+    if (removesLastEnabledAdmin(target, await repo.countEnabledAdmins(tx, target.id))) throw new UsersError('LAST_ADMIN');
     const banReason = reason?.trim().slice(0, DISABLE_REASON_MAX) || null;
     await repo.setBanned(targetId, true, banReason, tx);
     const sessionsEnded = await repo.deleteSessionsOf(targetId, tx);
@@ -181,6 +198,9 @@ export async function disableUser(actorId: string | undefined, targetId: string,
     logger.info({ actorId: actor.id, targetId }, 'account disabled');
     return { sessionsEnded };
   });
+  // After the commit (the sessions were deleted in SQL, so better-auth's session hook did not see them).
+  await endStreamsOfUser(targetId);
+  return result;
 }
 
 export async function enableUser(actorId: string | undefined, targetId: string): Promise<{ changed: boolean }> {
