@@ -344,6 +344,8 @@ describe('contact details', () => {
     expect(event).toMatchObject({ kind: 'chat-lead', refId: conversation.id, email: 'ada@example.com', sourcePage: '/packages', utmCampaign: 'spring' });
     const mail = await h.handle.db.select().from(mailQueue).where(eq(mailQueue.kind, 'chat-lead'));
     expect(mail.map((m) => m.to).sort()).toEqual(['owner@example.com', 'second@example.com']);
+    // The visitor's address is unconfirmed: nothing is mailed to it, least of all their own words.
+    expect((await h.handle.db.select().from(mailQueue)).filter((m) => m.to.toLowerCase() === 'ada@example.com')).toEqual([]);
     expect(mail[0]!.text).toContain(`/admin/chat-settings/${conversation.id}`);
     expect(mail[0]!.html).not.toContain('<img');
     expect(mail[0]!.html).toContain('&lt;img src=x onerror=alert(1)&gt;');

@@ -1,6 +1,8 @@
 /**
  * The admins' notification of a chat lead: every detail the visitor left and a link to the conversation.
- * Everything a stranger typed is escaped in the HTML part; the plain-text part carries it as text.
+ * Everything a stranger typed is escaped in the HTML part; the plain-text part carries it as text. The
+ * visitor gets no mail: their address is unconfirmed, and a mail repeating their words to it would relay
+ * whatever a phisher typed (the rule of src/server/modules/audit/mails.ts).
  */
 import type { Attribution } from '../../db/schema';
 import { escapeHtml, type MailMessage } from '../../mail/templates';
