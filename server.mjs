@@ -13,8 +13,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { exitUnlessListenable, listenAddress, listenFailure } from './scripts/listen-address.mjs';
+import { READY_MESSAGE } from './scripts/supervise.mjs';
 
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
+// Under the launcher's supervisor (scripts/supervise.mjs) an IPC channel tells it when the server listens.
+// The channel must not keep the process alive, and a launcher killed without stopping the server first
+// (kill -9) must not leave it holding the port and the data folder: then it stops as on SIGTERM.
+if (process.send) {
+  process.channel?.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+}
 // Before anything is loaded or opened: a taken port is one line, and DATA_DIR is left untouched.
 const address = listenAddress();
 await exitUnlessListenable(address);
@@ -298,4 +306,5 @@ server.once('error', async (err) => {
 server.listen(address.port, address.host, () => {
   const scheme = server instanceof https.Server ? 'https' : 'http';
   console.log(JSON.stringify({ level: 'info', msg: `Listening on ${scheme}://${address.host}:${address.port}` }));
+  process.send?.(READY_MESSAGE);
 });
