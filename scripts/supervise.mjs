@@ -89,5 +89,13 @@ export function supervise({ args, env = process.env, cwd = process.cwd(), policy
     child?.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
   };
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => stop(signal));
+  // Under `npm start` the chain is npm → sh → this launcher, and npm hands a SIGTERM to the shell, which dies
+  // without passing it on: this process would be left running, server and all. A launcher whose shell went
+  // away stops as if it had been sent SIGTERM itself. Only under npm: run directly (systemd, nohup), the
+  // parent may come and go.
+  if (process.env.npm_lifecycle_event) {
+    const parent = process.ppid;
+    setInterval(() => process.ppid !== parent && stop('SIGTERM'), 500).unref();
+  }
   start();
 }
