@@ -125,10 +125,10 @@ describe('a visitor’s conversation', () => {
     ]);
     const rows = await h.handle.db.select().from(chatConversations);
     expect(rows).toHaveLength(1);
-    // Only the hash of the visitor id is stored; the attribution is cleaned.
+    // Only the hash of the visitor id is stored; the attribution is cleaned (a UTM value with a line break is dropped).
     expect(rows[0]!.visitorKey).toBe(visitorKeyOf(v.raw));
     expect(JSON.stringify(rows[0])).not.toContain(v.raw);
-    expect(rows[0]!.attribution).toEqual({ sourcePage: '/services', utmSource: 'newsletter' });
+    expect(rows[0]!.attribution).toEqual({ sourcePage: '/services' });
     expect(rows[0]!.unreadForAdmin).toBe(2);
 
     const session = await chatSession(v);
