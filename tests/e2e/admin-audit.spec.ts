@@ -116,7 +116,7 @@ test('markup typed into every field is text in admin and escaped in the emails',
   await expect.poll(() => newestMailTo(email) ?? '', { timeout: 10_000 }).toContain('Thank you for requesting');
   const htmlOf = (mail: string) => mail.slice(mail.indexOf('Content-Type: text/html'));
   const confirmation = newestMailTo(email)!;
-  expect(confirmation).not.toMatch(/<img|xss|XSS Co/i);
+  for (const typed of ['XSS Co', 'Eve ', 'onerror', '__xss', '<img']) expect(confirmation).not.toContain(typed);
   // The admins' notification carries every field, escaped in the HTML.
   const { admin } = savedAccounts();
   await expect.poll(() => newestMailTo(admin.email) ?? '', { timeout: 10_000 }).toContain('XSS Co');
