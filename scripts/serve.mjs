@@ -1,7 +1,6 @@
-// `npm run serve`: run an existing build (migrations run at start-up inside the server).
-import { spawn } from 'node:child_process';
+// `npm run serve`: run an existing build (migrations run at start-up inside the server), restarted after a
+// crash by the supervisor like `npm start`.
 import { SERVER_ENV, SERVER_NODE_ARGS } from './server-process.mjs';
+import { supervise } from './supervise.mjs';
 
-const child = spawn(process.execPath, SERVER_NODE_ARGS, { env: { ...process.env, ...SERVER_ENV }, stdio: 'inherit' });
-for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code) => process.exit(code ?? 0));
+supervise({ args: SERVER_NODE_ARGS, env: { ...process.env, ...SERVER_ENV } });

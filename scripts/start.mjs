@@ -1,11 +1,13 @@
 // `npm start`: check the port, build when the sources are newer than the last build, prepare the database
-// in its own process, then run the server. Each step's failure stops the chain with its own message.
+// in its own process, then run the server under the supervisor (restarted after a crash). Each step's
+// failure stops the chain with its own message.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isBuildStale } from './build-freshness.mjs';
 import { exitUnlessListenable } from './listen-address.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from './server-process.mjs';
+import { supervise } from './supervise.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
@@ -24,4 +26,4 @@ if (isBuildStale(root, stamp)) {
   fs.writeFileSync(stamp, new Date().toISOString());
 }
 run(['--import', 'tsx', path.join(root, 'scripts', 'migrate.ts')]);
-run(SERVER_NODE_ARGS, SERVER_ENV);
+supervise({ args: SERVER_NODE_ARGS, env: { ...env, ...SERVER_ENV }, cwd: root });

@@ -4,16 +4,21 @@
  * beacon (src/features/analytics/beacon.ts) uses only the field names, the server everything else.
  */
 import { sanitizeSitePath } from './auth-schemas';
-import { cleanLine } from './text-controls';
+import { safeUtm, UTM_MAX_LENGTH } from './utm';
 import { z } from './zod';
+
+export { UTM_MAX_LENGTH };
 
 export const VISITS_API_PATH = '/api/visits';
 
 /** The largest beacon body /api/visits reads: a path, a referrer and three UTM values, with room to spare. */
 export const VISIT_BEACON_MAX_BYTES = 2048;
 
-/** Longest kept UTM value (longer ones are cut, not refused: a visitor cannot fix a campaign link). */
-export const UTM_MAX_LENGTH = 100;
+/**
+ * Distinct sources (referring host + UTM source, medium, campaign) stored per day; the visits of any more
+ * are counted in one "other" row (OTHER), so invented sources cannot grow the table or the overview.
+ */
+export const MAX_SOURCES_PER_DAY = 200;
 
 /**
  * Per address: page views counted in one window, then 429. Far above one person's reading, because many
@@ -82,11 +87,12 @@ export function referrerHostOf(referrer: string, siteHosts: readonly string[]): 
   return host.slice(0, 253);
 }
 
-/** A UTM value as it is grouped: control characters removed, trimmed, lower case, at most UTM_MAX_LENGTH. */
+/**
+ * A UTM value as it is grouped: trimmed and lower case when it is a safe value (src/shared/utm.ts), else ''
+ * (dropped: a visit with a tag of markup or a URL counts as untagged).
+ */
 export function cleanUtm(value: string | undefined): string {
-  if (!value) return '';
-  // Control characters and bidi controls (src/shared/text-controls.ts): invisible on screen, misleading in a report.
-  return cleanLine(value).trim().toLowerCase().slice(0, UTM_MAX_LENGTH).trim();
+  return safeUtm(value)?.toLowerCase() ?? '';
 }
 
 /** The UTC day of a moment, as the analytics tables key it: "2026-11-25". */

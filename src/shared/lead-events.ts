@@ -4,6 +4,7 @@
  */
 import { sanitizeSitePath } from './auth-schemas';
 import { cleanAttribution, type AttributionKey, type AuditAttribution } from './schemas/audit';
+import { OTHER } from './utm';
 import { z } from './zod';
 
 export const LEAD_KINDS = ['audit-request', 'chat-lead', 'sign-up', 'book-call'] as const;
@@ -108,6 +109,8 @@ export interface LeadSource {
 }
 
 export function sourceLabel(s: LeadSource): string {
+  // Past the day's cap of distinct sources (src/server/modules/leads/attribution.ts).
+  if (s.utmSource === OTHER) return 'Other sources';
   const utm = [s.utmSource, s.utmMedium, s.utmCampaign].filter(Boolean);
   if (utm.length > 0) return utm.join(' / ');
   return s.referrerHost || 'Direct';

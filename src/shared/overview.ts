@@ -3,6 +3,7 @@
  * rate visitor → lead and how numbers read on the page. Pure: no server imports.
  */
 import { dayLabel, periodDays, type LeadPeriodRange } from './lead-events';
+import { OTHER } from './utm';
 
 /** A UTC day key (YYYY-MM-DD) of an instant. */
 export const dayKey = (at: Date) => at.toISOString().slice(0, 10);
@@ -49,7 +50,13 @@ export function rateChangeInWords(current: number | null, previous: number | nul
 }
 
 /** A traffic source as the overview names it: the UTM source or referring host; '' is a direct visit. */
-export const trafficSourceLabel = (source: string) => source || 'Direct';
+export const trafficSourceLabel = (source: string) => (source === OTHER ? 'Other sources' : source || 'Direct');
+
+/** A counted page as the overview names it: its path, or "Other pages" for every path that is no public page. */
+export const pageLabel = (path: string) => (path === OTHER ? 'Other pages' : path);
+
+/** A campaign as the overview names it ("Other campaigns" past the day's cap of sources). */
+export const campaignLabel = (campaign: string) => (campaign === OTHER ? 'Other campaigns' : campaign);
 
 export const DEVICE_CLASSES = ['desktop', 'mobile', 'tablet'] as const;
 export type DeviceClass = (typeof DEVICE_CLASSES)[number];

@@ -1,5 +1,5 @@
 /**
- * Who may call comes before what was sent (docs/decisions/017). A review crashed the server with one
+ * Who may call comes before what was sent (docs/decisions/020). A review crashed the server with one
  * anonymous 60 MB JSON body to an admin route (read and parsed before the 401), and froze it with large
  * url-encoded forms. This spec runs its own server, so it can watch that server's memory.
  */

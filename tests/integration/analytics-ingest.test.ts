@@ -10,11 +10,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { POST } from '../../src/pages/api/visits';
 import { useDatabaseHandle } from '../../src/server/db';
 import type { DatabaseHandle } from '../../src/server/db/client';
-import { analyticsDays, analyticsDevices, analyticsPages, analyticsSalts, analyticsSources, analyticsVisitors } from '../../src/server/db/schema';
+import { invalidateMemos } from '../../src/server/cache/memo';
+import { CACHE_TAGS } from '../../src/server/cache/tags';
+import { analyticsDays, analyticsDevices, analyticsPages, analyticsSalts, analyticsSources, analyticsVisitors, articles, demos, services } from '../../src/server/db/schema';
 import { handleVisitPost, visitRateLimit } from '../../src/server/modules/analytics/http';
 import { flushAnalytics, stopFlushing } from '../../src/server/modules/analytics/ingest';
+import { analyticsReport } from '../../src/server/modules/analytics/report';
 import { clearSaltCache } from '../../src/server/modules/analytics/salt';
-import { utcDay, VISIT_RATE_LIMIT } from '../../src/shared/analytics';
+import { forgetPublicDetailIds } from '../../src/server/modules/site-routes/service';
+import { MAX_SOURCES_PER_DAY, utcDay, VISIT_RATE_LIMIT } from '../../src/shared/analytics';
+import { leadPeriodRange } from '../../src/shared/lead-events';
+import { PUBLIC_STATIC_PATHS } from '../../src/shared/site-routes';
 import { SITE } from '../support/auth';
 import { freshDatabase } from '../support/db';
 
@@ -27,6 +33,7 @@ let handle: DatabaseHandle;
 beforeEach(async () => {
   handle = await freshDatabase();
   clearSaltCache();
+  forgetPublicDetailIds();
   visitRateLimit.reset();
 });
 afterEach(async () => {
@@ -82,7 +89,7 @@ describe('POST /api/visits → flush', () => {
       [view({ p: '/', w: 1440 }), CHROME],
       [view({ p: '/services', r: `${SITE}/`, w: 1440 }), CHROME],
       [view({ p: '/services', r: 'https://www.Google.com/search?q=agency', s: 'Newsletter', m: 'email', c: 'Spring', w: 390 }), SAFARI],
-      [view({ p: '/pricing', r: 'http://localhost:4321/services', w: 800 }), SAFARI],
+      [view({ p: '/packages', r: 'http://localhost:4321/services', w: 800 }), SAFARI],
     ] as const) {
       const res = await send(body, { ip, ua });
       expect(res.status).toBe(204);
@@ -97,7 +104,7 @@ describe('POST /api/visits → flush', () => {
     expect(t.days).toEqual([{ day: TODAY, views: 4, visits: 2, visitors: 2 }]);
     expect(t.pages.map((r) => [r.path, r.views])).toEqual([
       ['/', 1],
-      ['/pricing', 1],
+      ['/packages', 1],
       ['/services', 2],
     ]);
     expect(t.sources.map(({ day, visits, ...s }) => ({ day, visits, s }))).toEqual([
@@ -123,14 +130,15 @@ describe('POST /api/visits → flush', () => {
 
   it('counts a visitor once a day across many views and several flushes', async () => {
     const ip = freshIp();
-    for (let i = 0; i < 5; i++) expect((await send(view({ p: `/page-${i}` }), { ip })).status).toBe(204);
+    const pages = PUBLIC_STATIC_PATHS.slice(0, 5);
+    for (const p of pages) expect((await send(view({ p }), { ip })).status).toBe(204);
     await flushAnalytics();
-    for (let i = 0; i < 5; i++) await send(view({ p: `/page-${i}`, r: `${SITE}/` }), { ip });
+    for (const p of pages) await send(view({ p, r: `${SITE}/` }), { ip });
     await flushAnalytics();
     const t = await tables();
     expect(t.days).toEqual([{ day: TODAY, views: 10, visits: 5, visitors: 1 }]);
     expect(t.visitors).toHaveLength(1);
-    expect(t.pages.every((p) => p.views === 2)).toBe(true);
+    expect(t.pages.map((p) => p.views)).toEqual([2, 2, 2, 2, 2]);
   });
 
   it('two addresses with the same browser are two visitors', async () => {
@@ -198,7 +206,7 @@ describe('POST /api/visits → flush', () => {
     expect(t.pages).toEqual([{ day: TODAY, path: '/', views: 3 }]);
   });
 
-  it('groups sources by referring host (www. and case aside) and cleaned UTM values', async () => {
+  it('groups sources by referring host (www. and case aside) and cleaned UTM values, unsafe ones dropped', async () => {
     await send(view({ r: 'https://www.google.com/a', s: 'Newsletter', m: 'Email' }));
     await send(view({ r: 'https://google.com/b?q=x', s: '  newsletter ', m: 'EMAIL' }));
     await send(view({ r: 'https://GOOGLE.com/', s: 'news\u202eletter\u0007', m: 'email' }));
@@ -207,9 +215,57 @@ describe('POST /api/visits → flush', () => {
     await flushAnalytics();
     expect((await tables()).sources.map(({ referrerHost, utmSource, utmMedium, utmCampaign, visits }) => [referrerHost, utmSource, utmMedium, utmCampaign, visits])).toEqual([
       ['', 'linkedin', '', '', 1],
-      ['google.com', 'newsletter', 'email', '', 3],
-      ['news.example', '', '', 'x'.repeat(100), 1],
+      ['google.com', '', 'email', '', 1],
+      ['google.com', 'newsletter', 'email', '', 2],
+      ['news.example', '', '', '', 1],
     ]);
+  });
+
+  it('counts only the site\'s pages by name; any other path (invented, 404, admin, a detail id that does not exist) as "other"', async () => {
+    await handle.db.insert(services).values({ id: 'follow-up', name: 'Follow-up' });
+    await handle.db.insert(articles).values([
+      { id: 'a1', slug: 'no-shows', title: 'No-shows', published: true },
+      { id: 'a2', slug: 'draft', title: 'Draft', published: false },
+    ]);
+    for (const p of ['/', '/service/follow-up', '/article/no-shows', '/buy-cheap-pills-at-example-com', '/admin/users', '/article/draft', '/service/visit-phish-example', '/services/']) {
+      expect((await send(view({ p }))).status, p).toBe(204);
+    }
+    await flushAnalytics();
+    expect((await tables()).pages.map((r) => [r.path, r.views])).toEqual([
+      ['(other)', 5],
+      ['/', 1],
+      ['/article/no-shows', 1],
+      ['/service/follow-up', 1],
+    ]);
+    // A detail page added later counts by name once its content type's tag is invalidated (or a minute on).
+    await handle.db.insert(demos).values({ id: 'new-demo', name: 'New demo' });
+    invalidateMemos([CACHE_TAGS.demos]);
+    await send(view({ p: '/demo/new-demo' }));
+    await flushAnalytics();
+    expect((await tables()).pages.map((r) => r.path)).toContain('/demo/new-demo');
+    const report = await analyticsReport(leadPeriodRange(7));
+    expect(report.pages[0]).toEqual({ path: '(other)', views: 5 });
+  });
+
+  it(`keeps ${MAX_SOURCES_PER_DAY} distinct sources a day; the visits of more go to "other", known sources keep counting`, async () => {
+    await handle.db.insert(analyticsSources).values(
+      Array.from({ length: MAX_SOURCES_PER_DAY }, (_, i) => ({ day: TODAY, ...source(`site${i}.example`), visits: 1 })),
+    );
+    await send(view({ r: 'https://site7.example/' }));
+    await send(view({ r: 'https://brand-new.example/', s: 'spam', c: 'buy now' }));
+    await send(view({ r: 'https://another-new.example/' }));
+    await flushAnalytics();
+    await send(view({ r: 'https://third-new.example/' })); // a later flush: the day is still full
+    await flushAnalytics();
+    const rows = (await tables()).sources;
+    expect(rows).toHaveLength(MAX_SOURCES_PER_DAY + 2);
+    const visitsOf = (s: ReturnType<typeof source>) => rows.find((r) => r.referrerHost === s.referrerHost && r.utmSource === s.utmSource && r.utmCampaign === s.utmCampaign)?.visits;
+    expect(visitsOf(source('site7.example'))).toBe(2);
+    expect(visitsOf(source('', '(other)', '', '(other)'))).toBe(1);
+    expect(visitsOf(source('', '(other)'))).toBe(2);
+    const report = await analyticsReport(leadPeriodRange(7));
+    expect(report.sources[0]).toEqual({ source: '(other)', visits: 3 });
+    expect(report.campaigns).toEqual([{ campaign: '(other)', source: '(other)', medium: '', visits: 1 }]);
   });
 
   it('deletes salts and visitor hashes older than yesterday at flush time, and keeps the counts', async () => {
@@ -231,7 +287,7 @@ describe('POST /api/visits → flush', () => {
   it('stores no address anywhere in the database', async () => {
     const ip = '203.0.113.77';
     await send(view({ p: '/services', r: 'https://news.example/', s: 'mail' }), { ip, headers: { cookie: 'better-auth.session_token=abc' } });
-    await send(view({ p: '/pricing', r: `${SITE}/` }), { ip });
+    await send(view({ p: '/packages', r: `${SITE}/` }), { ip });
     await flushAnalytics();
     const { rows } = (await handle.db.execute(
       sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,

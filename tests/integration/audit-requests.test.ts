@@ -117,12 +117,34 @@ describe('submitting a request', () => {
     expect((await submit(submission(), undefined, '203.0.113.51')).kind).toBe('accepted');
   });
 
-  it('escapes everything typed in the HTML of both emails', async () => {
+  it('escapes everything typed in the HTML of the admins\' email', async () => {
     await submit(submission({ fullName: 'Ada Lovelace', businessName: XSS, message: `${XSS} & "quotes"` }));
-    for (const m of await all.mail()) {
-      expect(m.html).not.toContain('<img');
-      expect(m.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    const mail = await all.mail();
+    expect(mail.map((m) => m.kind).sort()).toEqual(['audit-confirmation', 'audit-notification']);
+    for (const m of mail) expect(m.html).not.toContain('<img');
+    expect(mail.find((m) => m.kind === 'audit-notification')!.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('mails the unconfirmed address none of the visitor\'s own text: no relay for a phisher\'s words or links', async () => {
+    const typed = {
+      fullName: 'Your account is locked visit evil example',
+      businessName: 'Bank Security https://phish.example/login',
+      website: 'https://phish.example/verify',
+      message: 'Sign in at https://phish.example/now to keep your account',
+    };
+    await submit(submission({ ...typed, email: 'victim@example.com' }));
+    const confirmation = (await all.mail()).find((m) => m.kind === 'audit-confirmation')!;
+    expect(confirmation.to).toBe('victim@example.com');
+    for (const part of [confirmation.subject, confirmation.text, confirmation.html]) {
+      for (const value of Object.values(typed)) expect(part).not.toContain(value);
+      expect(part).not.toMatch(/phish|evil|locked|https?:/i);
     }
+    // What was received, in the site's own words: the chosen business type and goals.
+    expect(confirmation.text).toContain('Business type: Clinic');
+    expect(confirmation.text).toContain('Goals: More leads, Appointment reminders');
+    // The admins still get every field.
+    const notification = (await all.mail()).find((m) => m.kind === 'audit-notification')!;
+    for (const value of Object.values(typed)) expect(notification.text).toContain(value);
   });
 });
 

@@ -71,6 +71,15 @@ describe('forgot password / reset by link', () => {
   }
   const tokenFrom = (location: string | null) => new URL(location!, 'http://x').searchParams.get('token');
 
+  it('the reset mail (anyone may ask for one with any address) does not repeat the name the account was made with', async () => {
+    await h.signUp({ email: 'named@example.com', firstName: 'Visit', lastName: 'phish.example' });
+    await h.verificationLinkFor('named@example.com');
+    await requestReset('named@example.com');
+    const mail = await h.smtp.nextMailTo('named@example.com');
+    expect(mail.subject).toContain('Reset your');
+    expect(mail.body).not.toMatch(/phish|Visit/);
+  });
+
   it('mails a link that leads to the reset page, sets the new password and signs out everywhere', async () => {
     const { browser } = await h.signUpVerified({ email: 'forgot@example.com' });
     const link = await resetLink('forgot@example.com');

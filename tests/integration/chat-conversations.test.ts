@@ -129,10 +129,10 @@ describe('a visitor’s conversation', () => {
     ]);
     const rows = await h.handle.db.select().from(chatConversations);
     expect(rows).toHaveLength(1);
-    // Only the hash of the visitor id is stored; the attribution is cleaned.
+    // Only the hash of the visitor id is stored; the attribution is cleaned (a UTM value with a line break is dropped).
     expect(rows[0]!.visitorKey).toBe(visitorKeyOf(v.raw));
     expect(JSON.stringify(rows[0])).not.toContain(v.raw);
-    expect(rows[0]!.attribution).toEqual({ sourcePage: '/services', utmSource: 'newsletter' });
+    expect(rows[0]!.attribution).toEqual({ sourcePage: '/services' });
     expect(rows[0]!.unreadForAdmin).toBe(2);
 
     const session = await chatSession(v);
@@ -348,6 +348,8 @@ describe('contact details', () => {
     expect(event).toMatchObject({ kind: 'chat-lead', refId: conversation.id, email: 'ada@example.com', sourcePage: '/packages', utmCampaign: 'spring' });
     const mail = await h.handle.db.select().from(mailQueue).where(eq(mailQueue.kind, 'chat-lead'));
     expect(mail.map((m) => m.to).sort()).toEqual(['owner@example.com', 'second@example.com']);
+    // The visitor's address is unconfirmed: nothing is mailed to it, least of all their own words.
+    expect((await h.handle.db.select().from(mailQueue)).filter((m) => m.to.toLowerCase() === 'ada@example.com')).toEqual([]);
     expect(mail[0]!.text).toContain(`/admin/chat-settings/${conversation.id}`);
     expect(mail[0]!.html).not.toContain('<img');
     expect(mail[0]!.html).toContain('&lt;img src=x onerror=alert(1)&gt;');

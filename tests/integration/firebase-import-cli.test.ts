@@ -5,6 +5,7 @@
  * accounts with Firebase scrypt hashes) dry-run, applied, re-applied; a project with bad documents
  * refused whole; bad command lines answered in one line; the key never printed.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -197,6 +198,23 @@ describe('npm run import:firebase', { timeout: 180_000 }, () => {
       expect(run.stderr.split('\n')[0]).toMatch(message);
       expect(run.stdout).toBe('');
     }
+    // A key file of the right shape whose key is not one (cut, edited, another kind): one line, nothing opened.
+    const malformedKeys: Array<[string, string, RegExp]> = [
+      ['no PEM', 'not a key', /private_key is not a PEM private key$/],
+      ['cut PEM', '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n', /private_key is not a usable private key/],
+      ['EC key', crypto.generateKeyPairSync('ec', { namedCurve: 'P-256', privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey, /private_key is not a usable private key/],
+    ];
+    for (const [label, privateKey, message] of malformedKeys) {
+      const file = writeServiceAccountKey(temp, 'demo-malformed', { private_key: privateKey });
+      const run = await runImport(['--service-account', file], { DATA_DIR: path.join(temp, 'malformed-data') });
+      expect(run.code, label).toBe(1);
+      expect(run.stderr.trimEnd().split('\n'), label).toHaveLength(1);
+      expect(run.stderr.startsWith(`${file} is not a service-account key (`), label).toBe(true);
+      expect(run.stderr.trimEnd(), label).toMatch(message);
+      expect(run.stdout, label).toBe('');
+      expect(fs.existsSync(path.join(temp, 'malformed-data')), label).toBe(false);
+    }
+
     const notJson = path.join(temp, 'not-json.json');
     fs.writeFileSync(notJson, '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n');
     const run = await runImport(['--service-account', notJson]);

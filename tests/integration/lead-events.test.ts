@@ -8,7 +8,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { POST } from '../../src/pages/api/lead-events';
-import { leadEvents, users } from '../../src/server/db/schema';
+import { articles, leadEvents, services, users } from '../../src/server/db/schema';
+import { MAX_LEAD_SOURCES_PER_DAY } from '../../src/server/modules/leads/attribution';
 import { handleLeadEventPost } from '../../src/server/modules/leads/http';
 import { BOOK_CALL_RATE_LIMIT, leadOverview } from '../../src/server/modules/leads/service';
 import { LEAD_KINDS, leadPeriodRange, type LeadPeriod } from '../../src/shared/lead-events';
@@ -32,7 +33,7 @@ function beacon(body: unknown, { browser, ip = randomIp(), raw }: { browser?: Br
 
 const click = (over: Record<string, unknown> = {}) => ({
   kind: 'book-call',
-  page: '/services/follow-up',
+  page: '/services',
   attribution: { sourcePage: '/', referrer: 'https://news.example', utmSource: 'newsletter', utmMedium: 'email', utmCampaign: 'spring' },
   ...over,
 });
@@ -49,7 +50,7 @@ describe('POST /api/lead-events', () => {
       email: '',
       name: '',
       userId: null,
-      refId: '/services/follow-up',
+      refId: '/services',
       sourcePage: '/',
       referrer: 'https://news.example',
       utmSource: 'newsletter',
@@ -64,7 +65,7 @@ describe('POST /api/lead-events', () => {
     const res = await POST({ request, clientAddress: randomIp() } as unknown as Parameters<typeof POST>[0]);
     expect(res.status).toBe(204);
     // Without attribution the landing page is the page itself.
-    expect(await events()).toMatchObject([{ kind: 'book-call', sourcePage: '/services/follow-up', utmSource: '' }]);
+    expect(await events()).toMatchObject([{ kind: 'book-call', sourcePage: '/services', utmSource: '' }]);
   });
 
   it('takes the member from the session, never from the body', async () => {
@@ -101,7 +102,7 @@ describe('POST /api/lead-events', () => {
     expect(await events()).toHaveLength(0);
   });
 
-  it('cleans the attribution: long values cut, control characters and non-web referrers dropped, markup kept as text', async () => {
+  it('cleans the attribution: only safe UTM values (no markup, control characters, over 100 characters) and web referrers kept', async () => {
     const res = await beacon(
       click({
         attribution: {
@@ -116,10 +117,46 @@ describe('POST /api/lead-events', () => {
     );
     expect(res.status).toBe(204);
     const [event] = await events();
-    expect(event).toMatchObject({ sourcePage: '/services/follow-up', referrer: '', utmSource: '<img src=x onerror=alert(1)>', utmMedium: 'mail', utmCampaign: 'c'.repeat(200) });
+    expect(event).toMatchObject({ sourcePage: '/services', referrer: '', utmSource: '', utmMedium: '', utmCampaign: '' });
     // Text no column can hold (a NUL) is the client's error, as everywhere else.
     expect((await beacon(click({ attribution: { utmSource: 'a\u0000b' } }))).status).toBe(400);
     expect(await events()).toHaveLength(1);
+  });
+
+  it('keeps only pages of the site: a detail page whose id exists, never an invented path', async () => {
+    await h.handle.db.insert(services).values({ id: 'follow-up', name: 'Follow-up' });
+    await h.handle.db.insert(articles).values([
+      { id: 'a1', slug: 'no-shows', title: 'No-shows', published: true },
+      { id: 'a2', slug: 'draft', title: 'Draft', published: false },
+    ]);
+    const cases: Array<[string, string, string, string]> = [
+      // page, landing page sent → refId, sourcePage stored
+      ['/service/follow-up', '/article/no-shows', '/service/follow-up', '/article/no-shows'],
+      ['/buy-now-at-cheap-example', '/article/draft', '', ''],
+      ['/service/made-up', '/article/visit-phish-example-now', '', ''],
+      ['/services', '/admin/users', '/services', '/services'],
+    ];
+    for (const [page, sourcePage] of cases) expect((await beacon(click({ page, attribution: { sourcePage } }))).status, page).toBe(204);
+    expect((await events()).map((e) => [e.refId, e.sourcePage])).toEqual(cases.map(([, , refId, sourcePage]) => [refId, sourcePage]));
+  });
+
+  it(`keeps ${MAX_LEAD_SOURCES_PER_DAY} distinct UTM sources a day; more are stored as "other", known ones as they are`, async () => {
+    await h.handle.db.insert(leadEvents).values(
+      Array.from({ length: MAX_LEAD_SOURCES_PER_DAY }, (_, i) => ({ id: `seed-${i}`, kind: 'book-call', utmSource: `src${i}`, utmCampaign: `camp${i}` })),
+    );
+    // Yesterday's sources do not count against today's cap.
+    await h.handle.db.insert(leadEvents).values({ id: 'old', kind: 'book-call', utmSource: 'old', at: new Date(Date.now() - 2 * 86_400_000) });
+    await beacon(click({ attribution: { utmSource: 'src7', utmCampaign: 'camp7' } }));
+    await beacon(click({ attribution: { utmSource: 'brand-new', utmMedium: 'spam', utmCampaign: 'buy now', utmTerm: 't' } }));
+    await beacon(click({ attribution: { utmSource: 'another-new' } }));
+    const stored = (await events()).filter((e) => !e.id.startsWith('seed-') && e.id !== 'old');
+    expect(stored.map((e) => [e.utmSource, e.utmMedium, e.utmCampaign, e.utmTerm])).toEqual([
+      ['src7', '', 'camp7', ''],
+      ['(other)', '', '(other)', ''],
+      ['(other)', '', '', ''],
+    ]);
+    const today = await leadOverview(7);
+    expect(today.sources.filter((s) => s.utmSource === '(other)').reduce((sum, s) => sum + s.n, 0)).toBe(2);
   });
 
   it('answers 429 with Retry-After past the limit for one address; other addresses go on', async () => {
@@ -149,7 +186,7 @@ describe('sign-up lead events', () => {
       email: 'new@example.com',
       firstName: 'Nia',
       lastName: 'New',
-      attribution: { sourcePage: '/articles/x', referrer: 'https://search.example', utmSource: 'google', utmMedium: 'cpc', utmCampaign: ' winter ', utmTerm: 'x'.repeat(250), extra: 'ignored' },
+      attribution: { sourcePage: '/articles', referrer: 'https://search.example/?q=agency', utmSource: 'google', utmMedium: 'cpc', utmCampaign: ' winter ', utmTerm: 'x'.repeat(101), utmContent: 'ad 1', extra: 'ignored' },
     } as Parameters<AuthHarness['signUp']>[0]);
     expect(res.status).toBe(200);
     const user = await h.userByEmail('new@example.com');
@@ -160,12 +197,13 @@ describe('sign-up lead events', () => {
       name: 'Nia New',
       userId: user!.id,
       refId: user!.id,
-      sourcePage: '/articles/x',
+      sourcePage: '/articles',
       referrer: 'https://search.example',
       utmSource: 'google',
       utmMedium: 'cpc',
       utmCampaign: 'winter',
-      utmTerm: 'x'.repeat(200),
+      utmTerm: '',
+      utmContent: 'ad 1',
     });
   });
 

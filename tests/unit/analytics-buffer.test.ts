@@ -4,7 +4,7 @@
  * refuses past its maximum within a window, says when to retry, and starts afresh with the next window.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_BUFFERED_KEYS, sourceKeyOf, sourceOfKey, ViewBuffer } from '../../src/server/modules/analytics/buffer';
+import { capSources, MAX_BUFFERED_KEYS, sourceKeyOf, sourceOfKey, ViewBuffer } from '../../src/server/modules/analytics/buffer';
 import { AddressRateLimit } from '../../src/server/modules/analytics/rate';
 import type { ClassifiedView } from '../../src/shared/analytics';
 
@@ -73,5 +73,44 @@ describe('AddressRateLimit', () => {
     expect(limit.consume('a', start + 15_000)).toEqual({ ok: false, retryAfterSeconds: 45 });
     expect(limit.consume('b', start + 15_000).ok).toBe(true);
     expect(limit.consume('a', start + 60_000).ok).toBe(true);
+  });
+});
+
+describe('capSources: at most so many sources a day, the rest as "other"', () => {
+  const key = (referrerHost: string, utmSource = '', utmCampaign = '') => sourceKeyOf({ referrerHost, utmSource, utmMedium: '', utmCampaign });
+  const OTHER_PLAIN = key('', '(other)');
+  const OTHER_CAMPAIGN = key('', '(other)', '(other)');
+
+  it('keeps every source while the day has room', () => {
+    const buffered = new Map([[key('a.example'), 2], [key('', 'x', 'spring'), 1]]);
+    expect(capSources(buffered, new Set(), 3)).toEqual(buffered);
+  });
+
+  it('past the cap, new sources go to "other" (with or without a campaign); known ones keep counting', () => {
+    const stored = new Set([key('known.example'), key('also.example')]);
+    const buffered = new Map([
+      [key('known.example'), 5],
+      [key('new-big.example'), 4],
+      [key('new-small.example'), 1],
+      [key('', 'spam', 'buy-now'), 3],
+      [key('', 'spam2'), 2],
+    ]);
+    expect(Object.fromEntries(capSources(buffered, stored, 3))).toEqual({
+      [key('known.example')]: 5,
+      // The one place left goes to the most visited new source.
+      [key('new-big.example')]: 4,
+      [OTHER_CAMPAIGN]: 3,
+      [OTHER_PLAIN]: 3,
+    });
+  });
+
+  it('the "other" rows do not count against the cap', () => {
+    const stored = new Set([key('a.example'), OTHER_PLAIN, OTHER_CAMPAIGN]);
+    expect([...capSources(new Map([[key('b.example'), 1]]), stored, 2).keys()]).toEqual([key('b.example')]);
+  });
+
+  it('ties are decided by key, so every process keeps the same ones', () => {
+    const buffered = new Map([[key('z.example'), 1], [key('a.example'), 1]]);
+    expect([...capSources(buffered, new Set(), 1).keys()].sort()).toEqual([key('a.example'), OTHER_PLAIN].sort());
   });
 });

@@ -88,11 +88,29 @@ describe('referrerHostOf', () => {
 });
 
 describe('cleanUtm', () => {
-  it('trims, lower-cases, removes control characters and cuts to the limit', () => {
-    expect(cleanUtm('  Spring\u0000 Sale\u202e ')).toBe('spring sale');
-    expect(cleanUtm('\u0007\u0008')).toBe('');
-    expect(cleanUtm(undefined)).toBe('');
-    expect(cleanUtm('A'.repeat(300))).toBe('a'.repeat(UTM_MAX_LENGTH));
+  it('keeps a safe value (letters, digits, - _ . space, up to 100) trimmed and lower-cased', () => {
+    expect(cleanUtm('  Spring Sale ')).toBe('spring sale');
+    expect(cleanUtm('LinkedIn_Ads-2026.q1')).toBe('linkedin_ads-2026.q1');
+    expect(cleanUtm('Été')).toBe('été');
+    expect(cleanUtm('A'.repeat(UTM_MAX_LENGTH))).toBe('a'.repeat(UTM_MAX_LENGTH));
+  });
+
+  it('drops anything else, rather than repair it: no URL, markup, sentence punctuation or control character reaches the overview', () => {
+    for (const value of [
+      'A'.repeat(UTM_MAX_LENGTH + 1),
+      'https://buy.example/now',
+      'buy.example/now',
+      'Call +1 555 0100!',
+      '<b>x</b>',
+      'spring\u0000sale',
+      'news\u202eletter',
+      '(other)',
+      '\u0007\u0008',
+      '   ',
+      undefined,
+    ]) {
+      expect(cleanUtm(value), String(value)).toBe('');
+    }
   });
 });
 

@@ -83,7 +83,7 @@ describe('captureAttribution / readAttribution', () => {
     const s = new FakeStorage();
     captureAttribution(at('/', `?utm_source=${'x'.repeat(500)}&utm_medium=`), '', HOST, s);
     const a = readAttribution(s);
-    expect(a.utmSource).toHaveLength(200);
+    expect(a.utmSource).toHaveLength(100); // UTM_MAX_LENGTH, the most the server keeps
     expect(a).not.toHaveProperty('utmMedium');
   });
 
@@ -125,10 +125,10 @@ describe('what a browser may send to /api/lead-events', () => {
     const parsed = leadEventBodySchema.parse({
       kind: 'book-call',
       page: '/services/seo',
-      attribution: { sourcePage: '/', referrer: 'https://news.example', utmSource: ` ${'n'.repeat(300)} `, utmMedium: 7, role: 'admin' },
+      attribution: { sourcePage: '/', referrer: 'https://news.example/a/path?q=1', utmSource: ` ${'n'.repeat(100)} `, utmCampaign: 'n'.repeat(101), utmMedium: 7, role: 'admin' },
       extra: 'ignored',
     });
-    expect(parsed).toEqual({ kind: 'book-call', page: '/services/seo', attribution: { sourcePage: '/', referrer: 'https://news.example', utmSource: 'n'.repeat(200) } });
+    expect(parsed).toEqual({ kind: 'book-call', page: '/services/seo', attribution: { sourcePage: '/', referrer: 'https://news.example', utmSource: 'n'.repeat(100) } });
   });
 
   it('refuses the other kinds, pages that are not site paths, and markup in the page', () => {
@@ -183,5 +183,6 @@ describe('the overview period', () => {
     expect(sourceLabel({ utmSource: '', utmMedium: '', utmCampaign: 'spring', referrerHost: '' })).toBe('spring');
     expect(sourceLabel({ utmSource: '', utmMedium: '', utmCampaign: '', referrerHost: 'news.example' })).toBe('news.example');
     expect(sourceLabel({ utmSource: '', utmMedium: '', utmCampaign: '', referrerHost: '' })).toBe('Direct');
+    expect(sourceLabel({ utmSource: '(other)', utmMedium: '', utmCampaign: '(other)', referrerHost: '' })).toBe('Other sources');
   });
 });

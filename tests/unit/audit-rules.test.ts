@@ -95,20 +95,33 @@ describe('reading a submission', () => {
     expect(auditSubmissionOf({ consent: 'false' }).fields.consent).toBe(false);
   });
 
-  it('keeps plausible attribution, cuts long values and drops the rest', () => {
+  it('keeps plausible attribution and drops the rest', () => {
     expect(
       cleanAttribution({
         sourcePage: '//evil.example/x',
         referrer: 'javascript:alert(1)',
-        utmSource: 'x'.repeat(500),
+        utmSource: 'x'.repeat(101),
         utmMedium: 42,
         utmCampaign: 'spring\u0000sale',
+        utmTerm: 'Visit https://buy.example now',
+        utmContent: 'top banner',
       }),
-    ).toEqual({ utmSource: 'x'.repeat(AUDIT_LIMITS.utm), utmCampaign: 'springsale' });
-    expect(cleanAttribution({ referrer: 'https://www.google.com/', sourcePage: '/article/x?utm_source=a' })).toEqual({
-      referrer: 'https://www.google.com/',
-      sourcePage: '/article/x?utm_source=a',
+    ).toEqual({ utmContent: 'top banner' });
+    // The landing page without its query, the referrer as its origin.
+    expect(cleanAttribution({ referrer: 'https://www.google.com/search?q=my+name', sourcePage: '/article/x?utm_source=a', utmSource: ' Newsletter ' })).toEqual({
+      referrer: 'https://www.google.com',
+      sourcePage: '/article/x',
+      utmSource: 'Newsletter',
     });
+  });
+
+  it('keeps a landing page only when it is one of the site\'s public routes', () => {
+    for (const page of ['/', '/services', '/free-audit', '/service/seo', '/article/hello%20world', '/auth/reset-password']) {
+      expect(cleanAttribution({ sourcePage: page }), page).toEqual({ sourcePage: page });
+    }
+    for (const page of ['/buy-now-at-cheap-example', '/services/extra', '/admin', '/api/visits', '/service/', '/service/a/b', '/article/%E0%A4%A']) {
+      expect(cleanAttribution({ sourcePage: page }), page).toEqual({});
+    }
   });
 });
 

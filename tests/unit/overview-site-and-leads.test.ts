@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { chartHeightClass, durationStepMs, formatDuration } from '../../src/components/admin/charts/chart-spec';
 import { changeInWords, leadPeriodRange } from '../../src/shared/lead-events';
-import { chronologicalDays, conversionRate, formatRate, periodDayKeys, rateChangeInWords, shortDayLabel, trafficSourceLabel } from '../../src/shared/overview';
+import { campaignLabel, chronologicalDays, conversionRate, formatRate, pageLabel, periodDayKeys, rateChangeInWords, shortDayLabel, trafficSourceLabel } from '../../src/shared/overview';
 
 const NOW = new Date(Date.UTC(2026, 10, 25, 23, 59, 59));
 
@@ -64,6 +64,12 @@ describe('how counts read', () => {
   it('a visit without a referrer or UTM source is direct', () => {
     expect(trafficSourceLabel('')).toBe('Direct');
     expect(trafficSourceLabel('www.google.com')).toBe('www.google.com');
+    // The buckets past the caps: every path that is no public page, sources beyond the day's limit.
+    expect(trafficSourceLabel('(other)')).toBe('Other sources');
+    expect(pageLabel('(other)')).toBe('Other pages');
+    expect(pageLabel('/services')).toBe('/services');
+    expect(campaignLabel('(other)')).toBe('Other campaigns');
+    expect(campaignLabel('spring')).toBe('spring');
   });
 });
 

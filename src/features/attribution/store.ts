@@ -13,8 +13,8 @@ export type { AttributionKey };
 
 export const ATTRIBUTION_STORAGE_KEY = 'attribution';
 
-/** The most characters kept of one value (the server cuts to the same length: AUDIT_LIMITS.utm). */
-export const ATTRIBUTION_VALUE_MAX = 200;
+/** The most characters kept of one value: the server keeps UTM values up to UTM_MAX_LENGTH (src/shared/utm.ts). */
+export const ATTRIBUTION_VALUE_MAX = 100;
 
 /** The utm_* parameters kept (utm_source → utmSource …). */
 const UTM_NAMES = ['source', 'medium', 'campaign', 'term', 'content'] as const;

@@ -34,7 +34,12 @@ let shutdownHooked = false;
 function closeOnSignals(handle: DatabaseHandle) {
   if (shutdownHooked) return;
   shutdownHooked = true;
+  let closing = false;
   const shutdown = (signal: string) => {
+    // Ctrl-C reaches the server from the terminal and again from the launchers that forward it (npm, the
+    // supervisor): a second signal must not kill the process halfway through the checkpoint.
+    if (closing) return;
+    closing = true;
     logger.info({ signal }, 'shutting down: closing the database');
     Promise.allSettled([...beforeCloseTasks].map((task) => task()))
       .then((results) => {
@@ -44,8 +49,8 @@ function closeOnSignals(handle: DatabaseHandle) {
       .catch((e) => logger.error({ err: e }, 'error while closing the database'))
       .finally(() => process.exit(0));
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * How much each write route and Action may send, and who reads it (docs/decisions/017). The middleware asks
+ * How much each write route and Action may send, and who reads it (docs/decisions/020). The middleware asks
  * here only after it has decided who may call (origin, session, role), so a stranger's body is never read
  * by a route that would refuse them, and the large allowances (an image upload, a content file) are only
  * ever read for a verified admin.

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { config } from '../config';
 import { logger } from '../logger';
+import { isLocalSiteUrl } from './local-site';
 import { createMailer, type Mailer } from './transport';
 
 export { createMailer, type Mailer } from './transport';
@@ -17,6 +18,8 @@ export function getMailer(): Mailer {
       smtpUrl: cfg.SMTP_URL,
       outboxDir: path.join(cfg.dataDir, 'outbox'),
       logger: logger.child({ module: 'mail' }),
+      // SITE_URL as configured or as PORT and HOST give it: unset with a loopback or wildcard HOST is local.
+      logLinks: isLocalSiteUrl(cfg.SITE_URL),
     });
   }
   return mailer;

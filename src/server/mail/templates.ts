@@ -1,6 +1,11 @@
 /**
  * The account emails: plain text first (what the outbox log and simple clients show), plus a minimal
  * HTML part. Every interpolated value is escaped in HTML; links are built by the caller from SITE_URL.
+ *
+ * A mail to an address nobody has confirmed (the verification mail, a password reset: anyone can ask for
+ * either with a stranger's address) carries no text a visitor typed, not even the account's name, so it
+ * cannot relay a phisher's words; only the password-changed notice, sent after its owner signed in or
+ * used an emailed link, greets by name.
  */
 export interface MailMessage {
   to: string;
@@ -19,6 +24,9 @@ export const escapeHtml = (s: string) =>
 
 const greeting = (to: Recipient) => `Hello${to.name?.trim() ? ` ${to.name.trim()}` : ''},`;
 
+/** The recipient as a mail to an unconfirmed address may name them: by nothing they typed. */
+const unconfirmed = (to: Recipient): Recipient => ({ email: to.email });
+
 function compose(to: Recipient, subject: string, paragraphs: string[], link?: { label: string; url: string }): MailMessage {
   const text = [greeting(to), '', ...paragraphs.flatMap((p) => [p, '']), ...(link ? [`${link.label}: ${link.url}`, ''] : [])].join('\n');
   const html = [
@@ -31,7 +39,7 @@ function compose(to: Recipient, subject: string, paragraphs: string[], link?: { 
 
 export function verificationEmail(to: Recipient, url: string, siteName: string): MailMessage {
   return compose(
-    to,
+    unconfirmed(to),
     `Confirm your email for ${siteName}`,
     [
       `Please confirm your email address to finish creating your ${siteName} account. The link signs you in and is valid for 24 hours.`,
@@ -43,7 +51,7 @@ export function verificationEmail(to: Recipient, url: string, siteName: string):
 
 export function passwordResetEmail(to: Recipient, url: string, siteName: string): MailMessage {
   return compose(
-    to,
+    unconfirmed(to),
     `Reset your ${siteName} password`,
     [
       'Someone asked to reset the password of your account. The link is valid for one hour and works once.',

@@ -1,7 +1,8 @@
 /**
  * Sending mail. With SMTP_URL: nodemailer over SMTP. Without: each message is rendered by nodemailer's
- * stream transport into an RFC 822 .eml file in DATA_DIR/outbox/ and its links are logged, so a fresh
- * install can verify accounts and reset passwords with no mail server.
+ * stream transport into an RFC 822 .eml file in DATA_DIR/outbox/, so a fresh install can verify accounts
+ * and reset passwords with no mail server. Its links are logged only on a local site (logLinks): logs are
+ * shipped and kept less carefully than DATA_DIR, and a live reset link in them is a takeover.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -25,11 +26,13 @@ export interface MailerOptions {
   smtpUrl?: string | undefined;
   outboxDir: string;
   logger: MailLogger;
+  /** Print the links of outbox mail in the log line (a newcomer's local site only; see isLocalSiteUrl). */
+  logLinks?: boolean;
 }
 
 const linksIn = (text: string) => text.match(/https?:\/\/[^\s<>"]+/g) ?? [];
 
-export function createMailer({ from, smtpUrl, outboxDir, logger }: MailerOptions): Mailer {
+export function createMailer({ from, smtpUrl, outboxDir, logger, logLinks = false }: MailerOptions): Mailer {
   if (smtpUrl) {
     // Auth links are time-limited: fail fast rather than hang a sign-up request on an unreachable server.
     const transport = nodemailer.createTransport({
@@ -56,10 +59,12 @@ export function createMailer({ from, smtpUrl, outboxDir, logger }: MailerOptions
       const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
       // Owner-only: the file holds live sign-in links.
       await fs.writeFile(file, info.message as Buffer, { mode: OWNER_ONLY_FILE });
-      logger.info(
-        { to: message.to, subject: message.subject, file, links: linksIn(message.text) },
-        `mail written to the outbox (no SMTP_URL): ${linksIn(message.text).join(' ')}`,
-      );
+      if (logLinks) {
+        const links = linksIn(message.text);
+        logger.info({ to: message.to, subject: message.subject, file, links }, `mail written to the outbox (no SMTP_URL): ${links.join(' ')}`);
+      } else {
+        logger.info({ to: message.to, subject: message.subject, file }, `mail written to the outbox (no SMTP_URL): ${path.basename(file)}`);
+      }
     },
   };
 }

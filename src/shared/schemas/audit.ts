@@ -5,6 +5,8 @@
  */
 import { emailField, phoneField, sanitizeSitePath, websiteField } from '../auth-schemas';
 import { cleanLine, isCleanLine, isCleanText } from '../text-controls';
+import { publicRouteOf } from '../site-routes';
+import { safeUtm } from '../utm';
 import { z } from '../zod';
 
 export const AUDIT_LIMITS = {
@@ -13,8 +15,6 @@ export const AUDIT_LIMITS = {
   message: 2000,
   note: 5000,
   search: 200,
-  /** Attribution values (UTM parameters) are cut, not refused: nobody can correct a hidden field. */
-  utm: 200,
   referrer: 2048,
 } as const;
 
@@ -117,21 +117,32 @@ export type AuditFormField = (typeof AUDIT_FORM_FIELDS)[number];
 
 const cut = (v: string, max: number) => Array.from(v).slice(0, max).join('');
 
+/** A referrer as kept: the other site's origin only (a path may carry anything, personal data included). */
+function referrerOrigin(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > AUDIT_LIMITS.referrer) return undefined;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Attribution from the hidden inputs: kept when plausible, cut to length, dropped otherwise (a visitor
- * cannot fix a hidden field, so it never blocks the request).
+ * Attribution from the hidden inputs: kept when plausible, dropped otherwise (a visitor cannot fix a hidden
+ * field, so it never blocks the request). The landing page must be one of the site's public routes (its
+ * query left off; the server also checks a detail page's id exists), the referrer is kept as its origin,
+ * and UTM values follow the safe-value rule of src/shared/utm.ts: the admin reads none of a stranger's
+ * sentences, links or markup as "where the lead came from".
  */
 export function cleanAttribution(raw: Partial<Record<AttributionKey, unknown>>): AuditAttribution {
   const out: AuditAttribution = {};
-  const page = sanitizeSitePath(raw.sourcePage);
-  if (page) out.sourcePage = page;
-  if (typeof raw.referrer === 'string' && raw.referrer.length <= AUDIT_LIMITS.referrer && /^https?:\/\/[^\s]+$/i.test(raw.referrer.trim())) {
-    out.referrer = raw.referrer.trim();
-  }
+  const page = sanitizeSitePath(raw.sourcePage)?.split(/[?#]/)[0];
+  if (page && publicRouteOf(page)) out.sourcePage = page;
+  const referrer = referrerOrigin(raw.referrer);
+  if (referrer) out.referrer = referrer;
   for (const key of ['utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent'] as const) {
-    const value = raw[key];
-    if (typeof value !== 'string') continue;
-    const clean = cut(cleanLine(value).trim(), AUDIT_LIMITS.utm);
+    const clean = safeUtm(raw[key]);
     if (clean) out[key] = clean;
   }
   return out;

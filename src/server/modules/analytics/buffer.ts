@@ -5,6 +5,7 @@
  * grow while the database is unreachable.
  */
 import type { ClassifiedView, DeviceClass } from '../../../shared/analytics';
+import { OTHER } from '../../../shared/utm';
 
 /** Distinct keys held at most (a few MB); far above what 2 s of real traffic produces. */
 export const MAX_BUFFERED_KEYS = 200_000;
@@ -36,6 +37,33 @@ export const sourceKeyOf = (s: SourceKey) => JSON.stringify([s.referrerHost, s.u
 export function sourceOfKey(key: string): SourceKey {
   const [referrerHost, utmSource, utmMedium, utmCampaign] = JSON.parse(key) as string[];
   return { referrerHost: referrerHost!, utmSource: utmSource!, utmMedium: utmMedium!, utmCampaign: utmCampaign! };
+}
+
+/**
+ * The source a visit past the day's cap is counted under: "other", keeping "other" as its campaign when it
+ * had one, so the campaigns table shows that bucket too.
+ */
+export const otherSourceOf = (s: SourceKey): SourceKey => ({ referrerHost: '', utmSource: OTHER, utmMedium: '', utmCampaign: s.utmCampaign ? OTHER : '' });
+
+/**
+ * Buffered visits per source key → the same, with sources the day does not have yet (`stored`) kept only
+ * while the day holds fewer than `max`; the rest are added to the "other" rows. The most visited new
+ * sources take the room left (ties by key: every process decides alike).
+ */
+export function capSources(buffered: ReadonlyMap<string, number>, stored: ReadonlySet<string>, max: number): Map<string, number> {
+  const isOther = (key: string) => sourceOfKey(key).utmSource === OTHER;
+  let room = max - [...stored].filter((key) => !isOther(key)).length;
+  const out = new Map<string, number>();
+  const byVisits = [...buffered].sort(([ka, a], [kb, b]) => b - a || (ka < kb ? -1 : ka > kb ? 1 : 0));
+  for (const [key, visits] of byVisits) {
+    let target = key;
+    if (!stored.has(key) && !isOther(key)) {
+      if (room > 0) room--;
+      else target = sourceKeyOf(otherSourceOf(sourceOfKey(key)));
+    }
+    add(out, target, visits);
+  }
+  return out;
 }
 
 export class ViewBuffer {

@@ -7,14 +7,15 @@
  * it only enters the hash.
  */
 import { createHash } from 'node:crypto';
-import { getTableName, lt, sql } from 'drizzle-orm';
+import { eq, getTableName, lt, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { classifyView, utcDay, visitorHashInput, type VisitBeacon } from '../../../shared/analytics';
+import { classifyView, MAX_SOURCES_PER_DAY, utcDay, visitorHashInput, type VisitBeacon } from '../../../shared/analytics';
 import { beforeDatabaseClose, db } from '../../db';
 import type { Database } from '../../db/client';
 import { analyticsDays, analyticsDevices, analyticsPages, analyticsSalts, analyticsSources, analyticsVisitors } from '../../db/schema';
 import { logger } from '../../logger';
-import { sourceOfKey, ViewBuffer, type DayCounts } from './buffer';
+import { countedPagePath } from '../site-routes/service';
+import { capSources, sourceKeyOf, sourceOfKey, ViewBuffer, type DayCounts } from './buffer';
 import { daySalt, forgetSaltsBefore } from './salt';
 
 export const FLUSH_INTERVAL_MS = 2000;
@@ -46,6 +47,8 @@ function logDropped(views: number, reason: string) {
 /** Counts one view (in memory until the next flush). False when the buffer is full and the view was dropped. */
 export async function recordView(input: ViewInput, now: Date = new Date(), database: Database = db()): Promise<boolean> {
   const view = classifyView(input.beacon, input.siteHosts, now);
+  // Only the site's own pages are counted by name; any other path (a 404, an invented one) is "other".
+  view.path = await countedPagePath(view.path);
   const salt = await daySalt(database, view.day);
   const visitorHash = createHash('sha256').update(visitorHashInput(salt, input.address, input.userAgent, input.host)).digest('base64url');
   if (!buffer.add(view, visitorHash)) {
@@ -122,6 +125,20 @@ async function insertVisitors(tx: Tx, day: string, hashes: Set<string>): Promise
   return inserted;
 }
 
+/** The source keys stored for a day: at most MAX_SOURCES_PER_DAY and the two "other" rows. */
+async function storedSourceKeys(tx: Tx, day: string): Promise<Set<string>> {
+  const rows = await tx
+    .select({
+      referrerHost: analyticsSources.referrerHost,
+      utmSource: analyticsSources.utmSource,
+      utmMedium: analyticsSources.utmMedium,
+      utmCampaign: analyticsSources.utmCampaign,
+    })
+    .from(analyticsSources)
+    .where(eq(analyticsSources.day, day));
+  return new Set(rows.map(sourceKeyOf));
+}
+
 async function writeDay(tx: Tx, day: string, counts: DayCounts) {
   const visitors = await insertVisitors(tx, day, counts.visitors);
   await tx
@@ -131,6 +148,9 @@ async function writeDay(tx: Tx, day: string, counts: DayCounts) {
       target: analyticsDays.day,
       set: { views: increment(analyticsDays.views), visits: increment(analyticsDays.visits), visitors: increment(analyticsDays.visitors) },
     });
+  // The day's row is locked from here to the commit: another process's flush of the same day waits, so the
+  // sources it finds below are all the day's and the cap holds across processes.
+  const sources = capSources(counts.sources, await storedSourceKeys(tx, day), MAX_SOURCES_PER_DAY);
   // Rows in key order, in every process: two flushes at once lock them in the same order (no deadlock).
   for (const part of chunks([...counts.pages].sort(([a], [b]) => (a < b ? -1 : 1)))) {
     await tx
@@ -138,7 +158,7 @@ async function writeDay(tx: Tx, day: string, counts: DayCounts) {
       .values(part.map(([path, views]) => ({ day, path, views })))
       .onConflictDoUpdate({ target: [analyticsPages.day, analyticsPages.path], set: { views: increment(analyticsPages.views) } });
   }
-  for (const part of chunks([...counts.sources].sort(([a], [b]) => (a < b ? -1 : 1)))) {
+  for (const part of chunks([...sources].sort(([a], [b]) => (a < b ? -1 : 1)))) {
     await tx
       .insert(analyticsSources)
       .values(part.map(([key, visits]) => ({ day, ...sourceOfKey(key), visits })))

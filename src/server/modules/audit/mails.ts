@@ -1,7 +1,7 @@
 /**
  * The two emails of a free-audit request: the requester's confirmation (what happens next) and each
  * admin's notification (every field, a link to the request). Everything a stranger typed is escaped in the
- * HTML part; the plain-text part carries it as text.
+ * HTML part of the admins' mail; the plain-text part carries it as text.
  */
 import { escapeHtml, type MailMessage } from '../../mail/templates';
 import { attributionFacts } from '../../../shared/lead-events';
@@ -20,15 +20,24 @@ export const businessTypeLabel = (type: string) => BUSINESS_TYPE_LABELS[type as 
 
 const paragraphsHtml = (lines: readonly string[]) => lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n');
 
-export function auditConfirmationEmail(request: Pick<AuditRequestFields, 'fullName' | 'email' | 'businessName'>, siteName: string): MailMessage {
-  const greeting = `Hello ${request.fullName},`;
-  const intro = `Thank you for requesting a free online presence audit for ${request.businessName}. Here is what happens next:`;
+/**
+ * The requester's confirmation goes to an address nobody has confirmed: anyone can type a stranger's. So
+ * it carries none of the visitor's own text (name, business, website, message), only what the site itself
+ * words — the business type and goals as our labels — or it would relay whatever a phisher typed, links
+ * included, to any inbox.
+ */
+export function auditConfirmationEmail(request: Pick<AuditRequestFields, 'email' | 'businessType' | 'goals'>, siteName: string): MailMessage {
+  const greeting = 'Hello,';
+  const intro = `Thank you for requesting a free online presence audit on ${siteName}. Here is what happens next:`;
+  const received = [`Business type: ${businessTypeLabel(request.businessType)}`, `Goals: ${goalLabels(request.goals).join(', ')}`];
   const closing = `If you did not send this request, you can ignore this email. — ${siteName}`;
-  const text = [greeting, '', intro, '', ...AUDIT_NEXT_STEPS.map((s, i) => `${i + 1}. ${s}`), '', closing, ''].join('\n');
+  const text = [greeting, '', intro, '', ...AUDIT_NEXT_STEPS.map((s, i) => `${i + 1}. ${s}`), '', 'What we received:', ...received, '', closing, ''].join('\n');
   const html = [
     `<p>${escapeHtml(greeting)}</p>`,
     `<p>${escapeHtml(intro)}</p>`,
     `<ol>${AUDIT_NEXT_STEPS.map((s) => `<li>${escapeHtml(s)}</li>`).join('')}</ol>`,
+    `<p>${escapeHtml('What we received:')}</p>`,
+    `<ul>${received.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>`,
     `<p>${escapeHtml(closing)}</p>`,
   ].join('\n');
   return { to: request.email, subject: `Your free audit request — ${siteName}`, text, html };

@@ -4,6 +4,7 @@ import { db } from '../../db';
 import type { Database } from '../../db/client';
 import { auditNotes, auditRequests, leadEvents, users, type Attribution } from '../../db/schema';
 import type { AuditListQuery } from '../../../shared/schemas/audit';
+import { boundLeadAttribution } from '../leads/attribution';
 
 export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
 export type AuditRequestRow = typeof auditRequests.$inferSelect;
@@ -15,8 +16,12 @@ export async function insertAuditRequest(ex: Executor, row: NewAuditRequest): Pr
   return inserted!;
 }
 
+/**
+ * The one writer of lead_events (audit requests, chat leads, sign-ups, book-a-call clicks): the
+ * attribution is bounded here (src/server/modules/leads/attribution.ts), so no caller can store more.
+ */
 export async function insertLeadEvent(ex: Executor, event: { kind: string; email: string; name: string; userId: string | null; refId: string; attribution: Attribution }) {
-  const a = event.attribution;
+  const a = await boundLeadAttribution(ex, event.attribution);
   await ex.insert(leadEvents).values({
     id: crypto.randomUUID(),
     kind: event.kind,

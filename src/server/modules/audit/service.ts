@@ -10,6 +10,7 @@ import { db } from '../../db';
 import { enqueueMail } from '../../mail/queue';
 import { logger } from '../../logger';
 import { insertActivity } from '../activity/repository';
+import { withPublicLandingPage } from '../leads/attribution';
 import { consumeRateLimit } from '../rate-limit/service';
 import { getSiteContent } from '../site/service';
 import { requireAdmin } from '../users/service';
@@ -88,6 +89,8 @@ export async function submitAuditRequest(submission: AuditSubmission, ctx: Submi
 
   const fields = parsed.data;
   const { siteName } = await getSiteContent();
+  // Read before the transaction opens (the embedded database runs one statement at a time).
+  const attribution = await withPublicLandingPage(db(), submission.attribution);
   const id = crypto.randomUUID();
   await db().transaction(async (tx) => {
     const member = ctx.userId ? await repo.findUserSummary(ctx.userId, tx) : undefined;
@@ -103,7 +106,7 @@ export async function submitAuditRequest(submission: AuditSubmission, ctx: Submi
       message: fields.message,
       consentAt: new Date(),
       userId: member?.id ?? null,
-      attribution: submission.attribution,
+      attribution,
     });
     await repo.insertLeadEvent(tx, {
       kind: 'audit-request',
@@ -111,12 +114,12 @@ export async function submitAuditRequest(submission: AuditSubmission, ctx: Submi
       name: fields.fullName,
       userId: member?.id ?? null,
       refId: id,
-      attribution: submission.attribution,
+      attribution,
     });
     const confirmation = auditConfirmationEmail(fields, siteName);
     await enqueueMail(tx, { kind: 'audit-confirmation', ...confirmation });
     const adminUrl = new URL(`/admin/audit/${id}`, config().SITE_URL).toString();
-    const notified = { ...fields, id, memberEmail: member?.email, attribution: submission.attribution };
+    const notified = { ...fields, id, memberEmail: member?.email, attribution };
     for (const admin of await repo.listAdmins(tx)) {
       await enqueueMail(tx, { kind: 'audit-notification', ...auditNotificationEmail(admin.email, notified, adminUrl, siteName) });
     }

@@ -3,6 +3,8 @@
  * Everything a stranger typed is escaped in the HTML part; the plain-text part carries it as text. Bidi
  * controls are removed from it (the schema refuses them in names; an older name or a message may carry
  * them), each value is isolated in the HTML (dir="auto"), and the subject, a header, keeps one clean line.
+ * The visitor gets no mail: their address is unconfirmed, and a mail repeating their words to it would relay
+ * whatever a phisher typed (the rule of src/server/modules/audit/mails.ts).
  */
 import type { Attribution } from '../../db/schema';
 import { escapeHtml, type MailMessage } from '../../mail/templates';

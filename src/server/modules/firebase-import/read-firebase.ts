@@ -135,10 +135,13 @@ export function readFirebaseProject(options: ReadOptions): Promise<FirebaseProje
 
 async function read(options: ReadOptions): Promise<FirebaseProject> {
   const { key, projectId } = options;
-  const app = initializeApp(
-    { credential: cert({ projectId, clientEmail: key.clientEmail, privateKey: key.privateKey }), projectId },
-    `import-${randomUUID()}`,
-  );
+  let app: App;
+  try {
+    // cert() parses the key: a key it refuses is the owner's to fix, in one line like every other refusal.
+    app = initializeApp({ credential: cert({ projectId, clientEmail: key.clientEmail, privateKey: key.privateKey }), projectId }, `import-${randomUUID()}`);
+  } catch (err) {
+    throw new FirebaseReadError(describeFirebaseError(err, projectId));
+  }
   try {
     const firestore = getFirestore(app);
     const [services, demos, packages, articles, faqs, users] = await Promise.all(

@@ -4,6 +4,7 @@
  * request to Google. The key is read from the file only and kept in memory: nothing here logs it, and
  * messages name fields, never values.
  */
+import { createPrivateKey } from 'node:crypto';
 import { z } from '../../../shared/zod';
 import { readJsonFile } from '../../json-file';
 
@@ -21,8 +22,19 @@ const keySchema = z.object({
   client_email: z.string({ error: 'is missing' }).trim().pipe(z.email({ error: 'is not an email address' })),
   private_key: z
     .string({ error: 'is missing' })
-    .refine((k) => k.includes('-----BEGIN PRIVATE KEY-----') && k.includes('-----END PRIVATE KEY-----'), { error: 'is not a PEM private key' }),
+    .refine((k) => k.includes('-----BEGIN PRIVATE KEY-----') && k.includes('-----END PRIVATE KEY-----'), { error: 'is not a PEM private key', abort: true })
+    // The markers are not enough: firebase-admin parses the key only once reading starts, and its failure
+    // is a stack trace. Google's keys are RSA (they sign RS256 tokens).
+    .refine(isRsaPrivateKey, { error: 'is not a usable private key (its PEM text does not parse as an RSA key: is the file cut or edited?)' }),
 });
+
+function isRsaPrivateKey(pem: string): boolean {
+  try {
+    return createPrivateKey({ key: pem, format: 'pem' }).asymmetricKeyType === 'rsa';
+  } catch {
+    return false; // OpenSSL's reason, not worth a line: the owner's fix is a new key file either way
+  }
+}
 
 export function readServiceAccountKey(file: string): ServiceAccountKey {
   const read = readJsonFile(file);

@@ -5,6 +5,7 @@
  */
 import { logger } from '../../logger';
 import { consumeRateLimit } from '../rate-limit/service';
+import { publicPageOrUndefined } from '../site-routes/service';
 import {
   dayTable,
   LEAD_KINDS,
@@ -40,13 +41,15 @@ export async function recordBookCall(body: LeadEventBody, ctx: { clientIp: strin
   const limit = await consumeRateLimit(`lead-events:${ctx.clientIp ?? 'unknown'}`, BOOK_CALL_RATE_LIMIT);
   if (!limit.ok) return { kind: 'rate-limited', retryAfterSeconds: limit.retryAfterSeconds };
   const attribution = body.attribution ?? {};
+  // Only a page of the site is kept as where the link was; an invented path leaves it empty.
+  const page = (await publicPageOrUndefined(body.page, ex)) ?? '';
   await repo.insertLeadEvent(ex, {
     kind: 'book-call',
     email: ctx.member?.email ?? '',
     name: ctx.member?.name ?? '',
     userId: ctx.member?.id ?? null,
-    refId: body.page,
-    attribution: { ...attribution, sourcePage: attribution.sourcePage ?? body.page },
+    refId: page,
+    attribution: { ...attribution, sourcePage: attribution.sourcePage ?? page },
   });
   return { kind: 'recorded' };
 }
