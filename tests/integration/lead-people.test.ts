@@ -58,6 +58,21 @@ describe('listPeople', () => {
     expect(rows[1]!.name).toBe('Bob <b>Builder</b>');
   });
 
+  it('shows names and chat text without bidi controls, which would spoof what follows them (stored as typed)', async () => {
+    const RLO = '\u202e';
+    await event({ kind: 'chat-lead', email: 'spoof@example.com', name: `Eve ${RLO}nimda`, at: minutes(20) });
+    const conversationId = crypto.randomUUID();
+    await h.handle.db.insert(chatConversations).values({ id: conversationId, contactEmail: 'spoof@example.com', contactName: `Eve ${RLO}nimda` });
+    await h.handle.db.insert(chatMessages).values({ conversationId, author: 'visitor', body: `pay to ${RLO}gnp.exe`, createdAt: minutes(21) });
+    const listed = (await query({ q: 'spoof' })).rows[0]!;
+    expect(listed.name).toBe('Eve nimda');
+    expect((await findPerson('spoof@example.com'))!.name).toBe('Eve nimda');
+    const timeline = (await personTimeline('spoof@example.com')).entries;
+    const texts = timeline.map((e) => ('body' in e ? e.body : 'name' in e ? e.name : ''));
+    expect(texts).toEqual(expect.arrayContaining(['pay to gnp.exe', 'Eve nimda']));
+    expect(JSON.stringify(timeline)).not.toContain(RLO);
+  });
+
   it('leaves visitors’ book-a-call clicks (no email) out of the people and counts them apart', async () => {
     const { rows } = await query();
     expect(rows.some((r) => r.email === '')).toBe(false);

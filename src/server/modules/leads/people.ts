@@ -10,14 +10,18 @@ import { db } from '../../db';
 import { requireAdmin } from '../users/service';
 import { toCsv } from '../../../shared/csv';
 import { isLeadKind, LEAD_KIND_LABELS, type LeadKind } from '../../../shared/lead-events';
+import { withoutBidiControls } from '../../../shared/text-controls';
 import { firstSourceLabel, LEAD_KIND_ONE, mergeTimeline, normalizeEmail, PEOPLE_PER_PAGE, type MergedPage, type PeopleQuery } from '../../../shared/lead-people';
 import * as repo from './people-repository';
 
 export type { PersonRow } from './people-repository';
 
+/** A person's name as shown: a visitor typed it, so without bidi controls (the page isolates it too). */
+const shown = <T extends { name: string }>(row: T): T => ({ ...row, name: withoutBidiControls(row.name) });
+
 export async function listPeople(query: PeopleQuery) {
   const { rows, total } = await repo.listPeople({ q: query.q, kind: query.kind }, query.sort, PEOPLE_PER_PAGE, (query.page - 1) * PEOPLE_PER_PAGE);
-  return { rows, total, pages: Math.max(1, Math.ceil(total / PEOPLE_PER_PAGE)) };
+  return { rows: rows.map(shown), total, pages: Math.max(1, Math.ceil(total / PEOPLE_PER_PAGE)) };
 }
 
 export const anonymousBookCalls = () => repo.countAnonymousBookCalls();
@@ -61,7 +65,7 @@ export async function findPerson(email: string) {
   const person = rows[0];
   if (!person) return undefined;
   const member = person.memberId ? await repo.findMemberByEmail(key) : undefined;
-  return { ...person, member };
+  return { ...shown(person), member };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -138,7 +142,7 @@ export async function personTimeline(email: string, options: { before?: Date; li
           at: e.at,
           type: 'lead',
           kind: e.kind,
-          name: e.name,
+          name: withoutBidiControls(e.name),
           auditRequest: request,
           conversationId: e.kind === 'chat-lead' && e.refId && conversationIds.has(e.refId) ? e.refId : undefined,
           page: e.kind === 'book-call' ? (e.refId ?? undefined) : undefined,
@@ -158,7 +162,7 @@ export async function personTimeline(email: string, options: { before?: Date; li
     page(notes.map((n): TimelineEntry => ({ id: `note:${n.id}`, at: n.at, type: 'audit-note', requestId: n.requestId, businessName: businessOf(n.requestId), authorName: n.authorName, body: n.body }))),
     // A message and the conversation's start share a millisecond: "chat:0" sorts the start below it.
     page(started.map((c): TimelineEntry => ({ id: `chat:0:${c.id}`, at: c.createdAt, type: 'chat-started', conversationId: c.id }))),
-    page(messages.map((m): TimelineEntry => ({ id: `chat:1:${String(m.seq).padStart(16, '0')}`, at: m.at, type: 'chat-message', conversationId: m.conversationId, author: m.author, body: m.body }))),
+    page(messages.map((m): TimelineEntry => ({ id: `chat:1:${String(m.seq).padStart(16, '0')}`, at: m.at, type: 'chat-message', conversationId: m.conversationId, author: m.author, body: withoutBidiControls(m.body) }))),
     page(mails.map((m): TimelineEntry => ({ id: `mail:${m.id}`, at: m.at, type: 'mail', kind: m.kind, subject: m.subject, sentAt: m.sentAt, attempts: m.attempts, failed: !m.sentAt && Boolean(m.lastError) }))),
     page(pageTimes.map((p): TimelineEntry => ({ id: `page:${p.id}`, at: p.at, type: 'page-time', pagePath: p.pagePath, durationMs: p.durationMs, sessionId: p.sessionId }))),
   ];
