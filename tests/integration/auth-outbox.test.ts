@@ -9,17 +9,23 @@ import { isLocalSiteUrl } from '../../src/server/mail/local-site';
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
+/** A mailer writing to the outbox of a fresh data folder, with its log lines kept for the test. */
+function outboxMailer(options: { logLinks?: boolean } = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-test-'));
+  dirs.push(dataDir);
+  const lines: Array<{ obj: Record<string, unknown>; msg: string }> = [];
+  const mailer = createMailer({
+    from: 'Agency <no-reply@example.test>',
+    outboxDir: path.join(dataDir, 'outbox'),
+    logger: { info: (obj, msg) => lines.push({ obj: obj as Record<string, unknown>, msg }) },
+    ...options,
+  });
+  return { dataDir, lines, mailer };
+}
+
 describe('mail without SMTP_URL', () => {
   it('writes each message as an .eml file in the outbox and, on a local site, logs its links', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-test-'));
-    dirs.push(dataDir);
-    const lines: Array<{ obj: Record<string, unknown>; msg: string }> = [];
-    const mailer = createMailer({
-      from: 'Agency <no-reply@example.test>',
-      outboxDir: path.join(dataDir, 'outbox'),
-      logger: { info: (obj, msg) => lines.push({ obj: obj as Record<string, unknown>, msg }) },
-      logLinks: true,
-    });
+    const { dataDir, lines, mailer } = outboxMailer({ logLinks: true });
     expect(mailer.mode).toBe('outbox');
 
     const url = 'http://localhost:4321/api/auth/verify-email?token=abc.def.ghi&callbackURL=%2Fverify-email';
@@ -45,14 +51,7 @@ describe('mail without SMTP_URL', () => {
   });
 
   it('on a deployed site logs the outbox file name, never a link (logs are kept less carefully than DATA_DIR)', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-test-'));
-    dirs.push(dataDir);
-    const lines: Array<{ obj: Record<string, unknown>; msg: string }> = [];
-    const mailer = createMailer({
-      from: 'Agency <no-reply@example.test>',
-      outboxDir: path.join(dataDir, 'outbox'),
-      logger: { info: (obj, msg) => lines.push({ obj: obj as Record<string, unknown>, msg }) },
-    });
+    const { dataDir, lines, mailer } = outboxMailer();
     const url = 'https://agency.example/api/auth/reset-password/abc.def?callbackURL=%2Fauth%2Freset-password';
     await mailer.send(verificationEmail({ email: 'new@example.com' }, url, 'Test Agency'));
 

@@ -4,7 +4,7 @@
  * IPv6 host is given a whole /64 (and can pick any address in it), so IPv6 addresses count per /64; an
  * IPv4-mapped IPv6 address is its IPv4 address.
  */
-import { normalizeIP } from '@better-auth/core/utils/ip';
+import ipaddr from 'ipaddr.js';
 import { isIP } from 'node:net';
 import { logger } from '../logger';
 
@@ -12,9 +12,10 @@ import { logger } from '../logger';
 export function addressBucket(address: string): string {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (isIP(bare) !== 6) return bare;
-  const normalized = normalizeIP(bare, { ipv6Subnet: 64 });
-  // normalizeIP writes the masked address in full; keep the network half and say it is a /64.
-  return isIP(normalized) === 4 ? normalized : `${normalized.split(':').slice(0, 4).join(':')}::/64`;
+  const ip = ipaddr.IPv6.parse(bare);
+  if (ip.isIPv4MappedAddress()) return ip.toIPv4Address().toString();
+  // The network half, written in full so every spelling of one /64 is the same key.
+  return `${ip.parts.slice(0, 4).map((part) => part.toString(16).padStart(4, '0')).join(':')}::/64`;
 }
 
 const MISSING_HEADER_LOG_INTERVAL_MS = 10 * 60_000;
