@@ -35,7 +35,7 @@ export function killOnExit(child) {
 }
 
 /** Stops a server process: SIGTERM (it checkpoints and closes its database), SIGKILL after 10 s. */
-async function halt(child) {
+export async function halt(child) {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');

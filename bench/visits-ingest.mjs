@@ -5,13 +5,10 @@
 // counts in the database must equal what was answered 204. Standalone or as row (j) of bench/run.mjs.
 //
 //   node bench/visits-ingest.mjs [--duration=10] [--concurrency=32] [--dist=dist] [--json]
-import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
-import { freePort } from './free-port.mjs';
+import { halt, startBenchServer } from './bench-server.mjs';
 
 export const VISITS_TARGET = { beaconsPerSecond: 1000, errors: 0 };
 
@@ -38,38 +35,6 @@ const ENTRIES = [
 
 function log(msg) {
   process.stderr.write(`bench (visits): ${msg}\n`);
-}
-
-async function startServer(dataDir, distDir) {
-  const port = await freePort();
-  const env = {
-    ...process.env,
-    ASTRO_TELEMETRY_DISABLED: '1',
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SITE_URL: `http://127.0.0.1:${port}`,
-    SEED_DEMO_CONTENT: 'false',
-    LOG_LEVEL: 'warn',
-    APP_DIST_DIR: distDir,
-    TRUSTED_PROXY_IP_HEADER: CLIENT_IP_HEADER,
-    ...SERVER_ENV,
-  };
-  delete env.DATABASE_URL;
-  const server = spawn(process.execPath, SERVER_NODE_ARGS, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 120; i++) {
-    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return { server, base, port };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  server.kill('SIGTERM');
-  throw new Error('server did not become ready within 60 s');
 }
 
 /** The i-th beacon: which visitor (address + browser) sends which view. Deterministic, so it can be tallied. */
@@ -194,26 +159,21 @@ async function count(dataDir) {
 }
 
 export async function visitsIngest({ seconds = 10, concurrency = 32, distDir = 'dist' } = {}) {
-  if (!fs.existsSync(path.join(root, distDir, 'server', 'entry.mjs'))) throw new Error(`no build in ${distDir}/ (run npx astro build)`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-visits-'));
-  let server;
+  // No demo content: only the beacons' counts go in. The trusted header gives each visitor its address.
+  const bench = await startBenchServer({ distDir, seed: false, env: { TRUSTED_PROXY_IP_HEADER: CLIENT_IP_HEADER } });
   try {
-    const started = await startServer(dataDir, distDir);
-    server = started.server;
-    log(`server on ${started.base}; warming up`);
+    log(`server on ${bench.base}; warming up`);
     // A crawler's beacons take the whole path but the counting, so the database starts the measure empty.
-    const warmUp = await fire(started.base, started.port, 2, concurrency, WARM_UP_UA);
+    const warmUp = await fire(bench.base, bench.port, 2, concurrency, WARM_UP_UA);
     if (warmUp.errors > 0) throw new Error(`warm-up answers: ${JSON.stringify(warmUp.statuses)}`);
     log(`${seconds} s of beacons at concurrency ${concurrency} from ${ADDRESSES} addresses`);
-    const result = await fire(started.base, started.port, seconds, concurrency);
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-    const stored = countsInDatabase(dataDir);
+    const result = await fire(bench.base, bench.port, seconds, concurrency);
+    // SIGTERM writes the counts held in memory; then the data folder is read by another process.
+    await halt(bench.server);
+    const stored = countsInDatabase(bench.dataDir);
     return { ...result, stored };
   } finally {
-    if (server && server.exitCode === null) server.kill('SIGKILL');
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await bench.stop();
   }
 }
 
