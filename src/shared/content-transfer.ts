@@ -6,8 +6,21 @@
 export const CONTENT_EXPORT_PATH = '/api/admin/content/export';
 export const CONTENT_IMPORT_PATH = '/api/admin/content/import';
 
-/** Content files carry their images in base64: far more than the 1 MiB other routes accept. */
-export const MAX_CONTENT_FILE_BYTES = 64 * 1024 * 1024;
+const MiB = 1024 * 1024;
+
+/** Room in a content file for everything but its images: the records, texts and layout. */
+export const CONTENT_FILE_TEXT_BYTES = 64 * MiB;
+
+/** The most any content file may be, whatever the media quota (the route's declared ceiling). */
+export const MAX_CONTENT_FILE_BYTES = 4 * 1024 * MiB;
+
+/**
+ * How large a content file this site imports: its records, plus every image its media quota allows, in
+ * base64 (4 bytes for 3), so any backup the site made restores through the same page.
+ */
+export function contentFileLimitBytes(mediaQuotaBytes: number): number {
+  return Math.min(MAX_CONTENT_FILE_BYTES, CONTENT_FILE_TEXT_BYTES + Math.ceil(Math.max(0, mediaQuotaBytes) / 3) * 4);
+}
 
 /**
  * The most values (objects, arrays, array items and fields) a content file may hold: a thousand articles

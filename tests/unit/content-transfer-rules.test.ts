@@ -1,7 +1,9 @@
 /** The admin's import page: file names, and what each answer of the import route says to the admin. */
 import { describe, expect, it } from 'vitest';
 import { fileProblem, importOutcome } from '../../src/features/admin-content-transfer/outcome';
-import { cleanFileName, contentFileName, MAX_CONTENT_FILE_BYTES } from '../../src/shared/content-transfer';
+import { cleanFileName, contentFileLimitBytes, contentFileName, MAX_CONTENT_FILE_BYTES } from '../../src/shared/content-transfer';
+
+const MAX = contentFileLimitBytes(524_288_000);
 
 describe('file names', () => {
   it('the download is named by its date', () => {
@@ -22,32 +24,40 @@ describe('file names', () => {
 
 describe('fileProblem', () => {
   it('refuses an empty or oversize file before sending it', () => {
-    expect(fileProblem({ name: 'a.json', size: 0 })).toMatch(/a\.json is empty/);
-    expect(fileProblem({ name: 'a.json', size: MAX_CONTENT_FILE_BYTES + 1 })).toBe('a.json is larger than 64 MB, the most an import takes.');
-    expect(fileProblem({ name: 'a.json', size: MAX_CONTENT_FILE_BYTES })).toBeUndefined();
+    expect(fileProblem({ name: 'a.json', size: 0 }, MAX)).toMatch(/a\.json is empty/);
+    expect(fileProblem({ name: 'a.json', size: MAX + 1 }, MAX)).toBe('a.json is larger than 731 MB, the most this site imports.');
+    expect(fileProblem({ name: 'a.json', size: MAX }, MAX)).toBeUndefined();
+  });
+
+  it('the limit is the records plus every image the media quota allows, in base64', () => {
+    // The default quota (500 MB): 64 MiB of records and 4/3 of the quota.
+    expect(MAX).toBe(64 * 1024 * 1024 + Math.ceil(524_288_000 / 3) * 4);
+    expect(contentFileLimitBytes(0)).toBe(64 * 1024 * 1024);
+    // However large the quota, a file never passes the route's declared ceiling.
+    expect(contentFileLimitBytes(10 * 1024 ** 4)).toBe(MAX_CONTENT_FILE_BYTES);
   });
 });
 
 describe('importOutcome', () => {
   it('success, problems and refusals each say what happened', () => {
-    expect(importOutcome(200, { ok: true, message: 'Imported 2 services.', activityId: 'id-1' }, 'a.json')).toEqual({
+    expect(importOutcome(200, { ok: true, message: 'Imported 2 services.', activityId: 'id-1' }, 'a.json', MAX)).toEqual({
       kind: 'imported',
       message: 'Imported 2 services.',
       activityId: 'id-1',
     });
     const problems = [{ path: 'services[2].name', message: 'must not be empty' }, { nonsense: true }];
-    expect(importOutcome(422, { ok: false, message: 'Nothing was imported: 1 problem in a.json.', problems }, 'a.json')).toEqual({
+    expect(importOutcome(422, { ok: false, message: 'Nothing was imported: 1 problem in a.json.', problems }, 'a.json', MAX)).toEqual({
       kind: 'problems',
       message: 'Nothing was imported: 1 problem in a.json.',
       problems: [{ path: 'services[2].name', message: 'must not be empty' }],
     });
-    expect(importOutcome(413, { code: 'REQUEST_TOO_LARGE' }, 'a.json')).toMatchObject({ kind: 'refused', message: expect.stringMatching(/larger than 64 MB/) });
-    expect(importOutcome(403, { message: 'You do not have access to this' }, 'a.json')).toMatchObject({ kind: 'refused', message: expect.stringMatching(/^You do not have access to this\. .*log in again/) });
-    expect(importOutcome(400, { message: 'a.json is not valid JSON (…).' }, 'a.json')).toEqual({ kind: 'refused', message: 'a.json is not valid JSON (…).' });
+    expect(importOutcome(413, { code: 'REQUEST_TOO_LARGE' }, 'a.json', MAX)).toMatchObject({ kind: 'refused', message: expect.stringMatching(/larger than 731 MB, the most this site imports/) });
+    expect(importOutcome(403, { message: 'You do not have access to this' }, 'a.json', MAX)).toMatchObject({ kind: 'refused', message: expect.stringMatching(/^You do not have access to this\. .*log in again/) });
+    expect(importOutcome(400, { message: 'a.json is not valid JSON (…).' }, 'a.json', MAX)).toEqual({ kind: 'refused', message: 'a.json is not valid JSON (…).' });
   });
 
   it('a server failure or no answer is retried', () => {
-    expect(importOutcome(500, undefined, 'a.json')).toEqual({ kind: 'retry' });
-    expect(importOutcome(503, 'starting', 'a.json')).toEqual({ kind: 'retry' });
+    expect(importOutcome(500, undefined, 'a.json', MAX)).toEqual({ kind: 'retry' });
+    expect(importOutcome(503, 'starting', 'a.json', MAX)).toEqual({ kind: 'retry' });
   });
 });

@@ -9,7 +9,8 @@ import { IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
 import { useConfirm } from '../../components/admin/ConfirmDialog';
 import { toast } from '../../components/admin/toasts';
 import { Alert, FieldFrame } from '../../components/forms/field';
-import { CONTENT_IMPORT_PATH, FILE_NAME_HEADER, MAX_CONTENT_FILE_BYTES } from '../../shared/content-transfer';
+import { CONTENT_IMPORT_PATH, FILE_NAME_HEADER } from '../../shared/content-transfer';
+import { formatBytes } from '../../shared/media-library';
 import { activityHref, EMPTY_ACTIVITY_QUERY } from '../../shared/activity-query';
 import { fileProblem, importOutcome, type ImportOutcome } from './outcome';
 import { sendFile } from './send-file';
@@ -24,7 +25,8 @@ type Phase =
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const percent = (f: number) => `${Math.round(f * 100)}%`;
 
-export default function ContentImport() {
+/** `maxBytes`: the largest file this site imports (contentFileLimitBytes of its media quota). */
+export default function ContentImport({ maxBytes }: { maxBytes: number }) {
   const [file, setFile] = useState<File>();
   const [fieldError, setFieldError] = useState<string>();
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
@@ -48,7 +50,7 @@ export default function ContentImport() {
   function choose(e: ChangeEvent<HTMLInputElement>) {
     const chosen = e.target.files?.[0];
     setFile(chosen);
-    setFieldError(chosen && fileProblem(chosen));
+    setFieldError(chosen && fileProblem(chosen, maxBytes));
     setPhase({ kind: 'idle' });
   }
 
@@ -60,7 +62,7 @@ export default function ContentImport() {
       const sent = await sendFile(CONTENT_IMPORT_PATH, chosen, headers, (fraction) =>
         setPhase(fraction >= 1 ? { kind: 'importing' } : { kind: 'uploading', fraction }),
       );
-      const outcome = sent.kind === 'answer' ? importOutcome(sent.status, sent.body, chosen.name) : ({ kind: 'retry' } as const);
+      const outcome = sent.kind === 'answer' ? importOutcome(sent.status, sent.body, chosen.name, maxBytes) : ({ kind: 'retry' } as const);
       if (outcome.kind !== 'retry') return outcome;
       const wait = Math.min(15_000, 1000 * 2 ** (attempt - 1));
       if (Date.now() + wait > deadline) {
@@ -83,7 +85,7 @@ export default function ContentImport() {
     e.preventDefault();
     if (busy) return;
     if (!file) return setFieldError('Choose a content file first.');
-    const problem = fileProblem(file);
+    const problem = fileProblem(file, maxBytes);
     if (problem) return setFieldError(problem);
     const ok = await confirm(
       `Import “${file.name}”?`,
@@ -104,7 +106,7 @@ export default function ContentImport() {
       <FieldFrame
         label="Content file (.json)"
         error={fieldError}
-        hint={`A file saved by “Download the content file” or by npm run content:export, at most ${Math.round(MAX_CONTENT_FILE_BYTES / 1048576)} MB.`}
+        hint={`A file saved by “Download the content file” or by npm run content:export, at most ${formatBytes(maxBytes)}.`}
         input={(a11y) => (
           <input
             {...a11y}

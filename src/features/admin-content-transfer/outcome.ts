@@ -2,7 +2,8 @@
  * The import route's answer (src/pages/api/admin/content/import.ts, or the middleware's refusal before
  * it) → what the page says. Pure, so every answer maps to one plain sentence.
  */
-import { MAX_CONTENT_FILE_BYTES, type ImportProblem } from '../../shared/content-transfer';
+import type { ImportProblem } from '../../shared/content-transfer';
+import { formatBytes } from '../../shared/media-library';
 
 export type ImportOutcome =
   | { kind: 'imported'; message: string; activityId: string | undefined }
@@ -10,8 +11,6 @@ export type ImportOutcome =
   | { kind: 'refused'; message: string }
   /** The server failed or could not be reached: the same file may be sent again (an import is an upsert). */
   | { kind: 'retry' };
-
-const MB = Math.round(MAX_CONTENT_FILE_BYTES / (1024 * 1024));
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -23,12 +22,13 @@ function problemsOf(v: unknown): ImportProblem[] {
   return v.flatMap((p) => (isRecord(p) && typeof p.path === 'string' && typeof p.message === 'string' ? [{ path: p.path, message: p.message }] : []));
 }
 
-export function importOutcome(status: number, body: unknown, fileName: string): ImportOutcome {
+/** `maxBytes`: the largest file the site imports (contentFileLimitBytes of its media quota). */
+export function importOutcome(status: number, body: unknown, fileName: string, maxBytes: number): ImportOutcome {
   const data = isRecord(body) ? body : {};
   const message = text(data.message);
   if (status === 200 && data.ok === true) return { kind: 'imported', message: message ?? 'Imported.', activityId: text(data.activityId) };
   if (status === 422) return { kind: 'problems', message: message ?? `Nothing was imported: ${fileName} has problems.`, problems: problemsOf(data.problems) };
-  if (status === 413) return { kind: 'refused', message: `${fileName} is larger than ${MB} MB, the most an import takes. Nothing was imported.` };
+  if (status === 413) return { kind: 'refused', message: `${fileName} is larger than ${formatBytes(maxBytes)}, the most this site imports. Nothing was imported.` };
   if (status === 401 || status === 403) {
     return { kind: 'refused', message: `${sentence(message ?? 'Not allowed')} Your session may have ended: log in again as an admin in another tab, then import again.` };
   }
@@ -37,8 +37,8 @@ export function importOutcome(status: number, body: unknown, fileName: string): 
 }
 
 /** Checked before sending: an empty or oversize file gets its answer without an upload. */
-export function fileProblem(file: { name: string; size: number }): string | undefined {
+export function fileProblem(file: { name: string; size: number }, maxBytes: number): string | undefined {
   if (file.size === 0) return `${file.name} is empty: choose the file that “Download the content file” saved.`;
-  if (file.size > MAX_CONTENT_FILE_BYTES) return `${file.name} is larger than ${MB} MB, the most an import takes.`;
+  if (file.size > maxBytes) return `${file.name} is larger than ${formatBytes(maxBytes)}, the most this site imports.`;
   return undefined;
 }

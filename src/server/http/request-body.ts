@@ -88,40 +88,6 @@ export function hasUnstorableText(value: unknown, depth = 0): boolean {
   return Object.entries(value).some(([key, inner]) => isUnstorableText(key) || hasUnstorableText(inner, depth + 1));
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-
-/**
- * Whether JSON text holds more than `max` values (counted by their separators and containers, strings
- * skipped), decided on the bytes before anything parses them. What JSON.parse allocates grows with the
- * number of values, not the bytes: 60 MB of `{"a":1},` is seven million objects, over a gigabyte of heap,
- * while 60 MB of base64 pictures is a few strings.
- */
-export function jsonValuesExceed(bytes: Uint8Array, max: number): boolean {
-  let count = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i];
-    if (byte === QUOTE) {
-      // Jump to the closing quote: one that is not escaped by an odd run of backslashes.
-      let end = i;
-      for (;;) {
-        end = bytes.indexOf(QUOTE, end + 1);
-        if (end === -1) return false; // not JSON: the parser says so
-        let slashes = 0;
-        while (bytes[end - 1 - slashes] === BACKSLASH) slashes++;
-        if (slashes % 2 === 0) break;
-      }
-      i = end;
-    } else if (byte === COMMA || byte === OPEN_BRACE || byte === OPEN_BRACKET) {
-      if (++count > max) return true;
-    }
-  }
-  return false;
-}
-
 /** JSON text → value; BodyError for text that is not JSON or carries a prototype key. Empty → undefined. */
 export function parseJsonBody(bytes: Uint8Array): unknown {
   if (bytes.byteLength === 0) return undefined;

@@ -9,6 +9,7 @@ import { insertActivity } from '../activity/repository';
 import { requireAdmin } from '../users/service';
 import { openContentFile } from './export';
 import { describeImportSummary, importContentBundleIn, type ImportSummary } from './import';
+import type { StagedContentFile } from './read-file';
 import type { Problem } from './validate';
 
 /** The activity log's type for whole-file changes (no single record). */
@@ -24,11 +25,14 @@ export type AdminImportResult =
   | { ok: true; summary: ImportSummary; description: string; activityId: string }
   | { ok: false; problems: Problem[] };
 
-/** `fileName` only names the entry ("Imported backup.json: …"); it is never used as a path. */
-export async function importAsAdmin(actorId: string | undefined, input: unknown, fileName: string): Promise<AdminImportResult> {
+/**
+ * A file read as it was uploaded (read-file.ts). `fileName` only names the entry ("Imported backup.json:
+ * …"); it is never used as a path.
+ */
+export async function importAsAdmin(actorId: string | undefined, file: StagedContentFile, fileName: string): Promise<AdminImportResult> {
   return db().transaction(async (tx) => {
     const actor = await requireAdmin(actorId, tx);
-    const result = await importContentBundleIn(tx, input);
+    const result = await importContentBundleIn(tx, file.json, new Date(), file.media);
     if (!result.ok) return result;
     const description = describeImportSummary(result.summary);
     const entry = await insertActivity(tx, {

@@ -21,6 +21,7 @@ import {
   upsertServices,
   type Executor,
 } from './repository';
+import type { StagedContentFile } from './read-file';
 import { validateContentBundle, type Problem } from './validate';
 import { plural } from '../../../shared/plural';
 
@@ -45,15 +46,25 @@ function dates(record: { createdAt?: Date; updatedAt?: Date }, now: Date) {
   return { createdAt, updatedAt: record.updatedAt ?? createdAt };
 }
 
-async function writeBundle(tx: Executor, bundle: ContentBundle, now: Date): Promise<ImportSummary> {
+/** The images to write: their records, and their bytes one at a time (a file's, or staged on disk). */
+interface MediaToWrite {
+  records: readonly Omit<NonNullable<ContentBundle['media']>[number], 'data'>[];
+  bytes(id: string): Promise<Buffer>;
+}
+
+/** The images a parsed file carries in base64. */
+function inlineMedia(bundle: ContentBundle): MediaToWrite {
   const media = bundle.media ?? [];
-  await upsertMedia(
-    media.map((m) => {
-      const data = Buffer.from(m.data, 'base64');
-      return { id: m.id, contentType: m.contentType, width: m.width, height: m.height, alt: m.alt, size: data.byteLength, data };
-    }),
-    tx,
-  );
+  const data = new Map(media.map((m) => [m.id, m.data]));
+  return { records: media, bytes: async (id) => Buffer.from(data.get(id) ?? '', 'base64') };
+}
+
+async function writeBundle(tx: Executor, bundle: ContentBundle, media: MediaToWrite, now: Date): Promise<ImportSummary> {
+  // One image per statement: each carries up to megabytes, and only one is in memory at a time.
+  for (const m of media.records) {
+    const data = await media.bytes(m.id);
+    await upsertMedia([{ id: m.id, contentType: m.contentType, width: m.width, height: m.height, alt: m.alt, size: data.byteLength, data }], tx);
+  }
 
   const services = bundle.services ?? [];
   await upsertServices(
@@ -115,7 +126,7 @@ async function writeBundle(tx: Executor, bundle: ContentBundle, now: Date): Prom
     articles: articles.length,
     faqs: faqs.length,
     seo: seo.length,
-    media: media.length,
+    media: media.records.length,
     pages: Number(Boolean(bundle.pages?.privacy)) + Number(Boolean(bundle.pages?.terms)),
     landingPageConfig: Boolean(bundle.landingPageConfig),
     siteContent: Boolean(bundle.siteContent),
@@ -130,12 +141,20 @@ export async function importContentBundle(input: unknown, now: Date = new Date()
   return db().transaction((tx) => importContentBundleIn(tx, input, now));
 }
 
-/** The same inside a transaction the caller holds (the admin import records itself in it too). */
-export async function importContentBundleIn(tx: Executor, input: unknown, now: Date = new Date()): Promise<ImportResult> {
+/** A file read as a stream (read-file.ts), its images staged on disk: the CLI's import. */
+export async function importContentFile(file: StagedContentFile, now: Date = new Date()): Promise<ImportResult> {
+  return db().transaction((tx) => importContentBundleIn(tx, file.json, now, file.media));
+}
+
+/**
+ * The same inside a transaction the caller holds (the admin import records itself in it too). `staged`:
+ * the images of a file read as a stream (read-file.ts), already checked, their bytes on disk.
+ */
+export async function importContentBundleIn(tx: Executor, input: unknown, now: Date = new Date(), staged?: StagedContentFile['media']): Promise<ImportResult> {
   // Inside the transaction: the references checked are the ones the writes will see.
-  const validation = await validateContentBundle(input, await readExistingRefs(tx));
+  const validation = await validateContentBundle(input, await readExistingRefs(tx), staged);
   if (!validation.ok) return validation;
-  return { ok: true, summary: await writeBundle(tx, validation.bundle, now) };
+  return { ok: true, summary: await writeBundle(tx, validation.bundle, staged ?? inlineMedia(validation.bundle), now) };
 }
 
 /** "6 services, 5 demos, …" for the CLI and the admin screen. */

@@ -15,6 +15,7 @@ import {
   MEDIA_ID_PATTERN,
   type ContentBundle,
 } from '../../../shared/content-bundle';
+import type { z } from '../../../shared/zod';
 import { verifyStoredImage } from '../../media/process';
 
 export interface Problem {
@@ -62,15 +63,19 @@ function envelopeProblem(input: unknown): RawProblem | undefined {
   return undefined;
 }
 
-function schemaProblems(input: unknown): { problems: RawProblem[]; bundle?: ContentBundle } {
-  const parsed = contentBundleSchema.safeParse(input, { error: describeIssue });
-  if (parsed.success) return { problems: [], bundle: parsed.data };
-  const problems = parsed.error.issues.flatMap((issue): RawProblem[] => {
-    const path = issue.path as Path;
+/** A schema's issues as problems, their paths under `prefix` (`['media', 3]` for one record). */
+export function issueProblems(issues: readonly z.core.$ZodIssue[], prefix: Path = []): RawProblem[] {
+  return issues.flatMap((issue): RawProblem[] => {
+    const path = [...prefix, ...(issue.path as Path)];
     if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: [...path, key], message: 'unknown field' }));
     return [{ path, message: issue.message }];
   });
-  return { problems };
+}
+
+function schemaProblems(input: unknown): { problems: RawProblem[]; bundle?: ContentBundle } {
+  const parsed = contentBundleSchema.safeParse(input, { error: describeIssue });
+  if (parsed.success) return { problems: [], bundle: parsed.data };
+  return { problems: issueProblems(parsed.error.issues) };
 }
 
 /** A value used twice in a section: reported on each later record, naming the first. */
@@ -183,8 +188,16 @@ function sortProblems(problems: RawProblem[]): Problem[] {
 /** A problem with its path as a list (`['services', 2, 'name']`), for callers that map positions back. */
 export type PathProblem = RawProblem;
 
-export async function validateContentBundle(input: unknown, existing: ExistingContent): Promise<Validation> {
-  const checked = await checkContentBundle(input, existing);
+/**
+ * The media records' own checks, made while a streamed file was read (read-file.ts): the file's `media`
+ * then holds only `{ id }` per record, for the checks across the file.
+ */
+export interface CheckedMedia {
+  problems: readonly PathProblem[];
+}
+
+export async function validateContentBundle(input: unknown, existing: ExistingContent, checkedMedia?: CheckedMedia): Promise<Validation> {
+  const checked = await checkContentBundle(input, existing, checkedMedia);
   return checked.ok ? checked : { ok: false, problems: sortProblems(checked.problems) };
 }
 
@@ -195,12 +208,15 @@ export async function validateContentBundle(input: unknown, existing: ExistingCo
 export async function checkContentBundle(
   input: unknown,
   existing: ExistingContent,
+  checkedMedia?: CheckedMedia,
 ): Promise<{ ok: true; bundle: ContentBundle } | { ok: false; problems: PathProblem[] }> {
   const envelope = envelopeProblem(input);
   if (envelope) return { ok: false, problems: [envelope] };
   const file = input as RawRecord;
+  // Records already checked one by one leave the schema; a `media` that is not a list still meets it.
+  const mediaChecked = checkedMedia !== undefined && Array.isArray(file.media);
 
-  const { problems: schema, bundle } = schemaProblems(file);
+  const { problems: schema, bundle } = schemaProblems(mediaChecked ? { ...file, media: undefined } : file);
   const problems = [
     ...schema,
     ...(['services', 'demos', 'packages', 'articles', 'faqs', 'media'] as const).flatMap((s) => duplicateProblems(file, s, 'id', 'id')),
@@ -209,7 +225,7 @@ export async function checkContentBundle(
     ...includedServiceProblems(file, existing),
     ...slugProblems(file, existing),
     ...mediaReferenceProblems(file, existing),
-    ...(await mediaBytesProblems(file, schema)),
+    ...(mediaChecked ? checkedMedia.problems : await mediaBytesProblems(file, schema)),
   ];
   if (problems.length > 0 || !bundle) return { ok: false, problems };
   return { ok: true, bundle };

@@ -7,35 +7,32 @@
  */
 import type { APIRoute } from 'astro';
 import { CACHE_TAGS, invalidateTags } from '../../../../server/cache/tags';
+import { config } from '../../../../server/config';
 import { adminApiRefusal, jsonResponse, usersErrorResponse } from '../../../../server/http/admin-api';
-import { BodyError, forbiddenKeyIn, jsonValuesExceed, readBodyCapped } from '../../../../server/http/request-body';
+import { BodyError } from '../../../../server/http/request-body';
 import { logger } from '../../../../server/logger';
-import { importAsAdmin } from '../../../../server/modules/content-transfer';
-import { cleanFileName, FILE_NAME_HEADER, MAX_CONTENT_FILE_BYTES, MAX_CONTENT_FILE_VALUES, nothingImportedMessage, type ImportAnswer } from '../../../../shared/content-transfer';
+import { importAsAdmin, openMediaStaging, readContentFile, type ReadOutcome, type StagedContentFile } from '../../../../server/modules/content-transfer';
+import { formatBytes } from '../../../../shared/media-library';
+import { cleanFileName, contentFileLimitBytes, FILE_NAME_HEADER, MAX_CONTENT_FILE_VALUES, nothingImportedMessage, type ImportAnswer } from '../../../../shared/content-transfer';
 
 const answer = (status: number, body: ImportAnswer) => jsonResponse(status, body);
 
-/** The file's JSON, or the reason it is not a content file at all (400). */
-function parseFile(bytes: Uint8Array, fileName: string): { ok: true; json: unknown } | { ok: false; response: Response } {
-  const refuse = (code: 'INVALID_FILE' | 'EMPTY_FILE', message: string) => ({ ok: false as const, response: answer(400, { ok: false, code, message }) });
-  if (bytes.byteLength === 0) return refuse('EMPTY_FILE', `${fileName} is empty: choose the file that “Download the content file” saved.`);
-  // Parsed once, and only when what it would allocate fits the server's memory (the values, not the bytes).
-  if (jsonValuesExceed(bytes, MAX_CONTENT_FILE_VALUES)) {
-    return refuse('INVALID_FILE', `${fileName} holds more than ${MAX_CONTENT_FILE_VALUES.toLocaleString('en-US')} values, far more than a content file has. Nothing was imported.`);
+/** Why the upload is not a content file at all (400), in words for the admin. */
+function fileRefusal(outcome: Exclude<ReadOutcome, { ok: true }>, fileName: string): Response {
+  const refuse = (code: 'INVALID_FILE' | 'EMPTY_FILE', message: string) => answer(400, { ok: false, code, message });
+  switch (outcome.code) {
+    case 'EMPTY_FILE':
+      return refuse('EMPTY_FILE', `${fileName} is empty: choose the file that “Download the content file” saved.`);
+    case 'TOO_MANY_VALUES':
+      return refuse('INVALID_FILE', `${fileName} holds more than ${MAX_CONTENT_FILE_VALUES.toLocaleString('en-US')} values, far more than a content file has. Nothing was imported.`);
+    case 'FORBIDDEN_KEY':
+      return refuse('INVALID_FILE', `${fileName} contains a field named “${outcome.detail}”, which no content file has. Nothing was imported.`);
+    case 'INVALID_JSON':
+      return refuse('INVALID_FILE', `${fileName} is not valid JSON (${outcome.detail}). Nothing was imported.`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, ''));
-  } catch (err) {
-    const reason = err instanceof SyntaxError ? err.message : 'it is not UTF-8 text';
-    return refuse('INVALID_FILE', `${fileName} is not valid JSON (${reason}). Nothing was imported.`);
-  }
-  const key = forbiddenKeyIn(json);
-  if (key !== undefined) return refuse('INVALID_FILE', `${fileName} contains a field named “${key}”, which no content file has. Nothing was imported.`);
-  return { ok: true, json };
 }
 
-/** One import at a time per process: each holds its file in memory until it is written. */
+/** One import at a time per process: each holds its records in memory and its images on disk until written. */
 let importRunning = false;
 
 export const POST: APIRoute = async (context) => {
@@ -54,21 +51,44 @@ export const POST: APIRoute = async (context) => {
 };
 
 async function importFile(context: Parameters<APIRoute>[0]): Promise<Response> {
-  const { request, locals } = context;
+  const { request } = context;
   const fileName = cleanFileName(request.headers.get(FILE_NAME_HEADER));
+  // Any backup this site made fits: its records and every image the media quota allows.
+  const limit = contentFileLimitBytes(config().MEDIA_QUOTA_BYTES);
+  if (Number(request.headers.get('content-length') ?? 0) > limit) return tooLarge(fileName, limit);
 
-  let bytes: Uint8Array;
+  // The file is read as it arrives: its images go to a staging folder one at a time, never all in memory.
+  const staging = await openMediaStaging(config().dataDir);
   try {
-    bytes = await readBodyCapped(request, MAX_CONTENT_FILE_BYTES);
+    let read: ReadOutcome;
+    try {
+      read = await readContentFile(request.body, { limit, maxValues: MAX_CONTENT_FILE_VALUES, staging });
+    } catch (err) {
+      if (!(err instanceof BodyError)) throw err;
+      if (err.code === 'REQUEST_TOO_LARGE') return tooLarge(fileName, limit);
+      return jsonResponse(err.status, { code: err.code, message: err.message });
+    }
+    if (!read.ok) return fileRefusal(read, fileName);
+    return await importStaged(context, read.file, fileName);
   } catch (err) {
-    if (err instanceof BodyError) return jsonResponse(err.status, { code: err.code, message: err.message });
-    throw err;
+    logger.error({ err, fileName }, 'content import failed');
+    return answer(500, { ok: false, code: 'IMPORT_FAILED', message: 'The import failed on the server and nothing was imported. Please try again.' });
+  } finally {
+    await staging.dispose().catch((err: unknown) => logger.warn({ err }, 'could not remove the import staging folder'));
   }
-  const file = parseFile(bytes, fileName);
-  if (!file.ok) return file.response;
+}
 
+function tooLarge(fileName: string, limit: number): Response {
+  return jsonResponse(413, {
+    code: 'REQUEST_TOO_LARGE',
+    message: `${fileName} is larger than ${formatBytes(limit)}, the most this site imports (its records and a full media library). Nothing was imported.`,
+  });
+}
+
+async function importStaged(context: Parameters<APIRoute>[0], file: StagedContentFile, fileName: string): Promise<Response> {
+  const { locals } = context;
   try {
-    const result = await importAsAdmin(locals.user?.id, file.json, fileName);
+    const result = await importAsAdmin(locals.user?.id, file, fileName);
     if (!result.ok) {
       return answer(422, { ok: false, code: 'INVALID_CONTENT', message: nothingImportedMessage(result.problems.length, fileName), problems: result.problems });
     }
@@ -79,7 +99,6 @@ async function importFile(context: Parameters<APIRoute>[0]): Promise<Response> {
   } catch (err) {
     const refusal = usersErrorResponse(err);
     if (refusal) return refusal;
-    logger.error({ err, fileName }, 'content import failed');
-    return answer(500, { ok: false, code: 'IMPORT_FAILED', message: 'The import failed on the server and nothing was imported. Please try again.' });
+    throw err;
   }
 }
