@@ -32,7 +32,17 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** PGlite only: the raw client (dump/restore in tests). */
   pglite?: PGlite;
+  /** PostgreSQL only: the connection pool (its counts are metrics). */
+  pool?: pg.Pool;
 }
+
+/**
+ * PostgreSQL that is down or unreachable must cost a request seconds, not minutes: pg waits forever for a
+ * connection by default (a firewalled host, a failover in progress), and every request would hang with it.
+ * After this long the query fails, the request answers 503 (db/unavailable.ts) and /readyz says not ready.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
 
 /**
  * PGlite's default 128 MB buffer pool lives in WebAssembly memory that is never returned; a small site's
@@ -46,7 +56,14 @@ export function migrationsFolder(): string {
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // A connection whose server vanished without a word (host down, network cut) is noticed by TCP
+      // keep-alive and replaced, instead of waiting on it forever.
+      keepAlive: true,
+    });
     // An idle pooled connection can be cut by the server (restart, failover, admin command). pg reports
     // that on the pool; unhandled, it would crash the process. The pool replaces the connection itself.
     pool.on('error', (err) => logger.warn({ err }, 'PostgreSQL closed an idle connection'));
@@ -54,6 +71,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     return {
       db,
       kind: 'postgres',
+      pool,
       migrate: () => migratePg(db as never, { migrationsFolder: migrationsFolder() }),
       ping: async () => {
         await pool.query('select 1');
