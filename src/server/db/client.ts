@@ -43,12 +43,15 @@ export interface DatabaseHandle {
  */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
+/** How the site's connections name themselves to PostgreSQL (pg_stat_activity): `db:restore` looks for them. */
+export const APPLICATION_NAME = 'agency-site';
+
 
 /**
  * PGlite's default 128 MB buffer pool lives in WebAssembly memory that is never returned; a small site's
  * working set fits in 16 MB, and the server must stay under 400 MB RSS (measured: -130 MB).
  */
-const SMALL_BUFFER_POOL = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+export const SMALL_BUFFER_POOL = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 export function migrationsFolder(): string {
   return process.env.MIGRATIONS_DIR ?? path.resolve(process.cwd(), 'drizzle');
@@ -60,6 +63,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       connectionString: target.url,
       max: 10,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      application_name: APPLICATION_NAME,
       // A connection whose server vanished without a word (host down, network cut) is noticed by TCP
       // keep-alive and replaced, instead of waiting on it forever.
       keepAlive: true,
