@@ -7,7 +7,7 @@ import { config } from './server/config';
 import { startUp } from './server/startup';
 import { actionRulePath, GUARD_MESSAGES, guardDecision, needsSession, normalizePath, type GuardDecision } from './server/guards';
 import { readSession } from './server/guards/session';
-import { databaseAnswers, databaseUnavailableResponse, isDatabaseUnavailable } from './server/db/unavailable';
+import { databaseAnswers, databaseUnavailableResponse } from './server/db/unavailable';
 import { noteRoutePattern } from './server/metrics/route-label';
 import { bodyPolicyFor, type BodyPolicy } from './server/http/body-policy';
 import { BODY_ERROR_MESSAGES, checkRequestBody, isUnstorableText, limitForType } from './server/http/request-body';
@@ -206,8 +206,8 @@ async function guard(context: APIContext, calls: readonly ActionCall[]): Promise
 
 /**
  * PostgreSQL down or unreachable (docs/decisions/025): whatever needed it answers 503 with Retry-After, never
- * a 500 page. A thrown error says so itself; a 500 that Astro already rendered is checked against the
- * database (asked only then, so the way that works pays nothing).
+ * a 500 page. After a failure (thrown, or a 500 Astro already rendered) the database is asked whether it
+ * answers; only then, so the way that works pays nothing.
  */
 async function respondUnlessDatabaseDown(context: APIContext, next: MiddlewareNext): Promise<Response> {
   try {
@@ -216,7 +216,7 @@ async function respondUnlessDatabaseDown(context: APIContext, next: MiddlewareNe
     logger.warn({ path: context.url.pathname }, 'database unavailable: answered 503');
     return databaseUnavailableResponse();
   } catch (err) {
-    if (!isDatabaseUnavailable(err) && (await databaseAnswers())) throw err;
+    if (await databaseAnswers()) throw err;
     logger.warn({ err, path: context.url.pathname }, 'database unavailable: answered 503');
     return databaseUnavailableResponse();
   }

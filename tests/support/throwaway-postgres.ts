@@ -8,7 +8,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export const POSTGRES_BIN = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
+/** POSTGRES_BIN, or the newest Debian PostgreSQL installed (/usr/lib/postgresql/<major>/bin). */
+function postgresBin(): string {
+  if (process.env.POSTGRES_BIN) return process.env.POSTGRES_BIN;
+  const majors = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)) : [];
+  const newest = majors.sort((a, b) => Number(b) - Number(a))[0] ?? '15';
+  return `/usr/lib/postgresql/${newest}/bin`;
+}
+
+export const POSTGRES_BIN = postgresBin();
 
 export const canRunThrowawayPostgres = () => fs.existsSync(path.join(POSTGRES_BIN, 'initdb'));
 
