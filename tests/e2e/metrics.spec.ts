@@ -30,7 +30,8 @@ test('off by default: /metrics is an unknown page', async ({ request }) => {
 });
 
 test('with METRICS_TOKEN: 401 without the token or with a wrong one, never cached', async () => {
-  for (const headers of [{}, { authorization: `Bearer ${TOKEN}x` }, { authorization: `Bearer ${TOKEN.slice(0, -1)}` }, { authorization: TOKEN }]) {
+  const refused: Record<string, string>[] = [{}, { authorization: `Bearer ${TOKEN}x` }, { authorization: `Bearer ${TOKEN.slice(0, -1)}` }, { authorization: TOKEN }];
+  for (const headers of refused) {
     const res = await fetch(`${server.url}/metrics`, { headers });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toContain('Bearer');

@@ -36,24 +36,27 @@ function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 const run = (script: string, args: string[] = [], extra: NodeJS.ProcessEnv = {}) =>
   runNode(['--import', 'tsx', path.join(root, 'scripts', script), '--', ...args], { cwd: root, env: env(extra) });
 
+/** Raw SQL results: the same `rows` on PGlite and on node-postgres. */
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
 type Snapshot = Record<string, { rows: number; digest: string }>;
 
 /** Every table of the site (the migrations' bookkeeping included): its row count and a digest of its rows. */
 async function snapshot(): Promise<Snapshot> {
   const handle = await openDatabase(target());
   try {
-    const tables = await handle.db.execute<{ schema: string; name: string }>(
-      sql`select table_schema as schema, table_name as name from information_schema.tables
-          where table_type = 'BASE TABLE' and table_schema in ('public', 'drizzle') order by 1, 2`,
+    const tables = rowsOf<{ schema: string; name: string }>(
+      await handle.db.execute(
+        sql`select table_schema as schema, table_name as name from information_schema.tables
+            where table_type = 'BASE TABLE' and table_schema in ('public', 'drizzle') order by 1, 2`,
+      ),
     );
     const result: Snapshot = {};
-    for (const { schema, name } of tables.rows) {
+    for (const { schema, name } of tables) {
       const table = sql.raw(`"${schema}"."${name}"`);
-      const [row] = (
-        await handle.db.execute<{ rows: number; digest: string }>(
-          sql`select count(*)::int as rows, coalesce(md5(string_agg(t::text, E'\\n' order by t::text)), '') as digest from ${table} t`,
-        )
-      ).rows;
+      const [row] = rowsOf<{ rows: number; digest: string }>(
+        await handle.db.execute(sql`select count(*)::int as rows, coalesce(md5(string_agg(t::text, E'\\n' order by t::text)), '') as digest from ${table} t`),
+      );
       result[`${schema}.${name}`] = { rows: Number(row!.rows), digest: row!.digest };
     }
     return result;

@@ -108,7 +108,7 @@ export async function restorePglite(dataDir: string, file: string): Promise<stri
   const staging = path.join(dataDir, `${PGDATA}.restoring-${crypto.randomBytes(4).toString('hex')}`);
   try {
     try {
-      const client = await PGlite.create({ fs: new OwnerOnlyNodeFS(staging), loadDataDir: new Blob([archive]), startParams: SMALL_BUFFER_POOL });
+      const client = await PGlite.create({ fs: new OwnerOnlyNodeFS(staging), loadDataDir: new Blob([new Uint8Array(archive)]), startParams: SMALL_BUFFER_POOL });
       // Proves the unpacked database starts and answers before anything is swapped.
       await client.query('select count(*) from pg_catalog.pg_class');
       await client.exec('CHECKPOINT');
