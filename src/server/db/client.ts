@@ -68,9 +68,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       // keep-alive and replaced, instead of waiting on it forever.
       keepAlive: true,
     });
-    // An idle pooled connection can be cut by the server (restart, failover, admin command). pg reports
-    // that on the pool; unhandled, it would crash the process. The pool replaces the connection itself.
-    pool.on('error', (err) => logger.warn({ err }, 'PostgreSQL closed an idle connection'));
+    // PostgreSQL can cut any connection (restart, failover, an admin's command). pg reports it as an 'error'
+    // event, which, unheard, crashes the process: on the client itself (the pool listens there only while
+    // the connection is idle in it, not while a transaction holds it between two statements) and, for an
+    // idle one, again on the pool. Logged once, here; the pool discards the connection and opens new ones.
+    pool.on('connect', (client) => client.on('error', (err) => logger.warn({ err }, 'PostgreSQL closed a connection')));
+    pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return {
       db,
