@@ -65,8 +65,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       application_name: APPLICATION_NAME,
       // A connection whose server vanished without a word (host down, network cut) is noticed by TCP
-      // keep-alive and replaced, instead of waiting on it forever.
+      // keep-alive probes, from 30 s of silence on (the system's default waits two hours), and replaced.
       keepAlive: true,
+      keepAliveInitialDelayMillis: 30_000,
     });
     // PostgreSQL can cut any connection (restart, failover, an admin's command). pg reports it as an 'error'
     // event, which, unheard, crashes the process: on the client itself (the pool listens there only while
