@@ -2,7 +2,7 @@
 // loopback port, and only then listen for visitors — so the first visitor does not pay start-up, and a
 // taken port, a failed migration or a locked data folder stops the process instead of serving errors.
 //
-// Request order: refuse methods the site does not serve → refuse malformed URLs → media answers that need no
+// Request order: refuse methods the site does not serve → refuse malformed URLs → /metrics (when on) → media answers that need no
 // database read → route-cache hits (stored with their full headers) → baseline security headers → refuse
 // oversize bodies → built files from memory → Astro (middleware, pages, endpoints). See docs/decisions/002
 // and 019.
@@ -229,8 +229,26 @@ function refuseMethodOnSocket(socket) {
 /** A well-formed request line whose method Node's parser does not know (TRACK, lowercase `get`, …). */
 const UNKNOWN_METHOD_REQUEST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ \S+ HTTP\/1\.[01]\r?\n/;
 
+// ---- Metrics (src/server/metrics, only when METRICS_TOKEN is set): every request is timed and counted under
+// the route that answered it. Astro's middleware names its route pattern on the locals handed to it; what
+// is answered here gets one of these labels. Without the token /metrics is an unknown page (404).
+const METRICS = Symbol.for('agency.metrics');
+const ROUTE_LABEL = Symbol.for('agency.routeLabel'); // src/server/metrics/route-label.ts
+
+// ---- Shutdown (src/server/shutdown.ts): once it starts, answers close their connection.
+let draining = false;
+
 function listener(req, res) {
+  const metrics = globalThis[METRICS];
+  const locals = {};
+  metrics?.track(req, res, locals);
+  const answeredHere = (label) => {
+    locals[ROUTE_LABEL] = label;
+    return true;
+  };
+  if (draining) res.setHeader('Connection', 'close');
   if (!SERVED_METHODS.has(req.method)) {
+    answeredHere('(refused)');
     setBaselineHeaders(req, res);
     plainError(res, 405, METHOD_NOT_ALLOWED, ALLOW);
     return;
@@ -240,23 +258,32 @@ function listener(req, res) {
     // A malformed percent-encoding (/%E0%A4%A) is the client's error: answer 400 before any router sees it.
     pathname = decodeURI((req.url ?? '/').split('?')[0]);
   } catch {
+    answeredHere('(refused)');
     setBaselineHeaders(req, res);
     plainError(res, 400, 'Bad request.');
     return;
   }
-  if (pathname.startsWith('/media/') && serveMedia(req, res, pathname)) return;
-  if (serveCacheHit(req, res)) return;
+  if (metrics && pathname === '/metrics') {
+    answeredHere('/metrics');
+    setBaselineHeaders(req, res);
+    metrics.serve(req, res);
+    return;
+  }
+  if (pathname.startsWith('/media/') && serveMedia(req, res, pathname)) return void answeredHere('(media)');
+  if (serveCacheHit(req, res)) return void answeredHere('(route cache)');
   setBaselineHeaders(req, res);
   if (Number(req.headers['content-length'] ?? 0) > bodySizeLimit) {
+    answeredHere('(refused)');
     plainError(res, 413, 'Request body too large.', { Connection: 'close' });
     return;
   }
   const file = files.get(pathname);
   if (file) {
+    answeredHere('(static)');
     serveFile(req, res, file);
     return;
   }
-  handler(req, res);
+  handler(req, res, undefined, locals);
 }
 
 async function warmUp() {
@@ -320,6 +347,20 @@ server.once('error', async (err) => {
   await globalThis[Symbol.for('agency.closeDatabase')]?.().catch(() => {}); // src/server/db/index.ts
   process.exit(1);
 });
+// SIGTERM/SIGINT (src/server/shutdown.ts drives the order; the name is repeated there, keep both in step):
+// stop accepting, let requests in flight finish, cut what is left at the bound.
+const idle = new Promise((resolve) => server.once('close', resolve));
+globalThis[Symbol.for('agency.httpDrain')] = {
+  stopAccepting() {
+    draining = true;
+    server.close();
+    // A keep-alive connection whose request finishes during the drain goes idle: close it then, not after
+    // the keep-alive timeout.
+    setInterval(() => server.closeIdleConnections(), 100).unref();
+  },
+  idle: () => idle,
+  cutAll: () => server.closeAllConnections(),
+};
 server.listen(address.port, address.host, () => {
   const scheme = server instanceof https.Server ? 'https' : 'http';
   console.log(JSON.stringify({ level: 'info', msg: `Listening on ${scheme}://${address.host}:${address.port}` }));

@@ -7,6 +7,8 @@ import { config } from './server/config';
 import { startUp } from './server/startup';
 import { actionRulePath, GUARD_MESSAGES, guardDecision, needsSession, normalizePath, type GuardDecision } from './server/guards';
 import { readSession } from './server/guards/session';
+import { databaseAnswers, databaseUnavailableResponse } from './server/db/unavailable';
+import { noteRoutePattern } from './server/metrics/route-label';
 import { bodyPolicyFor, type BodyPolicy } from './server/http/body-policy';
 import { BODY_ERROR_MESSAGES, checkRequestBody, isUnstorableText, limitForType } from './server/http/request-body';
 import { PREVIEW_PARAM } from './server/modules/pages/preview';
@@ -202,8 +204,27 @@ async function guard(context: APIContext, calls: readonly ActionCall[]): Promise
   return undefined;
 }
 
+/**
+ * PostgreSQL down or unreachable (docs/decisions/025): whatever needed it answers 503 with Retry-After, never
+ * a 500 page. After a failure (thrown, or a 500 Astro already rendered) the database is asked whether it
+ * answers; only then, so the way that works pays nothing.
+ */
+async function respondUnlessDatabaseDown(context: APIContext, next: MiddlewareNext): Promise<Response> {
+  try {
+    const response = await respond(context, next);
+    if (response.status < 500 || response.status === 503 || (await databaseAnswers())) return response;
+    logger.warn({ path: context.url.pathname }, 'database unavailable: answered 503');
+    return databaseUnavailableResponse();
+  } catch (err) {
+    if (await databaseAnswers()) throw err;
+    logger.warn({ err, path: context.url.pathname }, 'database unavailable: answered 503');
+    return databaseUnavailableResponse();
+  }
+}
+
 export const onRequest = defineMiddleware(async (context, next) => {
-  const response = await respond(context, next);
+  noteRoutePattern(context);
+  const response = await respondUnlessDatabaseDown(context, next);
   // Some responses (redirects, fetched error pages) have immutable headers: copy them when needed.
   let result = response;
   try {

@@ -60,6 +60,30 @@ const envSchema = z.object({
       .min(MIN_MEDIA_CACHE_BYTES, `must be at least ${MIN_MEDIA_CACHE_BYTES}`)
       .default(DEFAULT_MEDIA_CACHE_BYTES),
   ),
+  /**
+   * Turns on /metrics (Prometheus text format) for whoever sends it as `Authorization: Bearer <token>`
+   * (docs/decisions/025). Unset: /metrics does not exist (404).
+   */
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .regex(/^[\x21-\x7e]*$/, 'must be printable characters without spaces (it is sent in an HTTP header)')
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters (generate one with: openssl rand -hex 32)'),
+  /**
+   * On SIGTERM/SIGINT the server stops taking connections, lets requests in flight finish and ends live
+   * chat streams with a reconnect hint, then closes the database and exits: all within this bound.
+   */
+  SHUTDOWN_TIMEOUT_MS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce
+      .number({ error: 'must be a number of milliseconds' })
+      .int({ error: 'must be a whole number of milliseconds' })
+      .min(3_000, 'must be at least 3000')
+      .max(600_000, 'must be at most 600000')
+      .default(10_000),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Mail: SMTP when set (smtp:// or smtps://), otherwise .eml files in DATA_DIR/outbox/. */
   SMTP_URL: z

@@ -1,24 +1,29 @@
 /**
  * The server's start-up, run once before the first request is served (server.mjs warms the app up through
  * /readyz before it listens): open and migrate the database, then the tasks that need it (the admin claim,
- * the mail queue's worker), and hand server.mjs its media fast path. A failure rejects, and the server
- * stops instead of serving errors.
+ * the mail queue's worker), and hand server.mjs its media fast path, its metrics (when METRICS_TOKEN is
+ * set) and the shutdown's drain. A failure rejects, and the server stops instead of serving errors.
  */
 import { config } from './config';
 import { ready } from './db';
 import type { DatabaseHandle } from './db/client';
 import { startMailWorker } from './mail/queue';
 import { registerMediaFastPath } from './media/fast-path';
+import { installMetrics } from './metrics';
 import { announceAdminClaim } from './modules/users/admin-claim';
+import { stopOnSignals } from './shutdown';
 
 const state = globalThis as unknown as { __appStarted?: Promise<DatabaseHandle> };
 
 export function startUp(): Promise<DatabaseHandle> {
   state.__appStarted ??= (async () => {
     const handle = await ready();
-    await announceAdminClaim(config().SITE_URL);
+    const cfg = config();
+    stopOnSignals(handle, cfg.SHUTDOWN_TIMEOUT_MS);
+    await announceAdminClaim(cfg.SITE_URL);
     startMailWorker();
     registerMediaFastPath();
+    if (cfg.METRICS_TOKEN) installMetrics(cfg.METRICS_TOKEN, handle);
     return handle;
   })();
   return state.__appStarted;

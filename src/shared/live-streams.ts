@@ -10,9 +10,31 @@
  */
 export const STREAM_END_EVENT = 'end';
 
-export const STREAM_END_REASONS = ['lifetime', 'grant-ended'] as const;
+/**
+ * `restart`: the server process is stopping (a deploy, a restart: docs/decisions/025). It sends how long to
+ * wait first, so every open page does not knock at once on a server that is going away or coming back.
+ */
+export const STREAM_END_REASONS = ['lifetime', 'grant-ended', 'restart'] as const;
 export type StreamEndReason = (typeof STREAM_END_REASONS)[number];
 
 export interface StreamEndData {
   reason: StreamEndReason;
+  /** With `restart`: wait about this long (the same value as the stream's `retry:` field) before reconnecting. */
+  retryMs?: number;
+}
+
+/**
+ * How long an island waits before it opens a new stream after `end` (its event data as sent): at once for
+ * a routine end; after a restart, the server's `retryMs` plus up to as much again, so pages spread out.
+ */
+export function reconnectDelayMs(eventData: string, random: () => number = Math.random): number {
+  let data: Partial<StreamEndData>;
+  try {
+    data = JSON.parse(eventData) as Partial<StreamEndData>;
+  } catch {
+    return 0;
+  }
+  if (data.reason !== 'restart') return 0;
+  const retryMs = typeof data.retryMs === 'number' && data.retryMs > 0 ? Math.min(data.retryMs, 60_000) : 0;
+  return Math.round(retryMs * (1 + random()));
 }

@@ -9,7 +9,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ChatMessageDto, InboxConversationDto } from '../../shared/chat';
-import { STREAM_END_EVENT } from '../../shared/live-streams';
+import { reconnectDelayMs, STREAM_END_EVENT } from '../../shared/live-streams';
 
 export type InboxMessageEvent = ChatMessageDto & { conversationId: string };
 
@@ -85,10 +85,14 @@ export function useInboxFeed(handlers: InboxHandlers): FeedMode {
       });
       stream.addEventListener('conversation', (e) => latest.current.onConversation(JSON.parse((e as MessageEvent<string>).data) as InboxConversationDto));
       stream.addEventListener('message', (e) => latest.current.onMessage?.(JSON.parse((e as MessageEvent<string>).data) as InboxMessageEvent));
-      // Routine, not a failure: a new stream at once (not after the browser's retry delay), checked anew.
-      stream.addEventListener(STREAM_END_EVENT, () => {
+      // Routine, not a failure: a new stream at once (not after the browser's retry delay), checked anew;
+      // after a server restart, a moment later.
+      stream.addEventListener(STREAM_END_EVENT, (e) => {
         stream.close();
-        if (!stopped) connect(true);
+        if (stopped) return;
+        const delay = reconnectDelayMs((e as MessageEvent<string>).data);
+        if (delay === 0) connect(true);
+        else timer = setTimeout(() => !stopped && connect(true), delay);
       });
       stream.addEventListener('error', () => {
         if (stream !== source) return; // one already replaced after its `end`

@@ -6,7 +6,7 @@
  * conversation any more, e.g. after signing out of the member account) stops listening.
  */
 import type { ChatConversationState, ChatMessageDto } from '../../shared/chat';
-import { STREAM_END_EVENT } from '../../shared/live-streams';
+import { reconnectDelayMs, STREAM_END_EVENT } from '../../shared/live-streams';
 import { poll, streamUrl } from './client';
 import { POLL_INTERVAL_MS } from './rules';
 
@@ -50,10 +50,17 @@ export function listen(conversation: ChatConversationState, handlers: LiveHandle
     source = stream;
     stream.addEventListener('message', (e) => handlers.onMessages([JSON.parse((e as MessageEvent<string>).data) as ChatMessageDto]));
     stream.addEventListener('state', (e) => handlers.onState(JSON.parse((e as MessageEvent<string>).data) as ChatConversationState));
-    // Routine, not a failure: a new stream (from the last message the panel has), checked anew.
-    stream.addEventListener(STREAM_END_EVENT, () => {
+    // Routine, not a failure: a new stream (from the last message the panel has), checked anew; after a
+    // server restart, a moment later.
+    stream.addEventListener(STREAM_END_EVENT, (e) => {
       stream.close();
-      if (!stopped) connect();
+      if (stopped) return;
+      const delay = reconnectDelayMs((e as MessageEvent<string>).data);
+      if (delay === 0) connect();
+      else timer = setTimeout(() => {
+        timer = undefined;
+        if (!stopped) connect();
+      }, delay);
     });
     stream.addEventListener('error', () => {
       if (stream === source) fallBack();

@@ -7,6 +7,8 @@
 import type { ByteLimitedStore } from './byte-store';
 
 export const FAST_PATH_SYMBOL = Symbol.for('agency.routeCache');
+/** The store itself, for the metrics (its size in bytes and pages). */
+export const ROUTE_CACHE_STORE_SYMBOL = Symbol.for('agency.routeCacheStore');
 
 export interface FastPathHit {
   status: number;
@@ -28,4 +30,5 @@ export function registerFastPath(store: ByteLimitedStore, keyOf: (url: URL) => s
     return entry && { status: entry.status, headers: entry.headers, body: new Uint8Array(entry.body) };
   };
   Reflect.set(globalThis, FAST_PATH_SYMBOL, lookup);
+  Reflect.set(globalThis, ROUTE_CACHE_STORE_SYMBOL, store);
 }

@@ -32,13 +32,26 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** PGlite only: the raw client (dump/restore in tests). */
   pglite?: PGlite;
+  /** PostgreSQL only: the connection pool (its counts are metrics). */
+  pool?: pg.Pool;
 }
+
+/**
+ * PostgreSQL that is down or unreachable must cost a request seconds, not minutes: pg waits forever for a
+ * connection by default (a firewalled host, a failover in progress), and every request would hang with it.
+ * After this long the query fails, the request answers 503 (db/unavailable.ts) and /readyz says not ready.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+/** How the site's connections name themselves to PostgreSQL (pg_stat_activity): `db:restore` looks for them. */
+export const APPLICATION_NAME = 'agency-site';
+
 
 /**
  * PGlite's default 128 MB buffer pool lives in WebAssembly memory that is never returned; a small site's
  * working set fits in 16 MB, and the server must stay under 400 MB RSS (measured: -130 MB).
  */
-const SMALL_BUFFER_POOL = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+export const SMALL_BUFFER_POOL = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 export function migrationsFolder(): string {
   return process.env.MIGRATIONS_DIR ?? path.resolve(process.cwd(), 'drizzle');
@@ -46,14 +59,27 @@ export function migrationsFolder(): string {
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
-    // An idle pooled connection can be cut by the server (restart, failover, admin command). pg reports
-    // that on the pool; unhandled, it would crash the process. The pool replaces the connection itself.
-    pool.on('error', (err) => logger.warn({ err }, 'PostgreSQL closed an idle connection'));
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      application_name: APPLICATION_NAME,
+      // A connection whose server vanished without a word (host down, network cut) is noticed by TCP
+      // keep-alive probes, from 30 s of silence on (the system's default waits two hours), and replaced.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 30_000,
+    });
+    // PostgreSQL can cut any connection (restart, failover, an admin's command). pg reports it as an 'error'
+    // event, which, unheard, crashes the process: on the client itself (the pool listens there only while
+    // the connection is idle in it, not while a transaction holds it between two statements) and, for an
+    // idle one, again on the pool. Logged once, here; the pool discards the connection and opens new ones.
+    pool.on('connect', (client) => client.on('error', (err) => logger.warn({ err }, 'PostgreSQL closed a connection')));
+    pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return {
       db,
       kind: 'postgres',
+      pool,
       migrate: () => migratePg(db as never, { migrationsFolder: migrationsFolder() }),
       ping: async () => {
         await pool.query('select 1');

@@ -30,27 +30,14 @@ export function beforeDatabaseClose(task: () => Promise<void>) {
   beforeCloseTasks.add(task);
 }
 
-let shutdownHooked = false;
-function closeOnSignals(handle: DatabaseHandle) {
-  if (shutdownHooked) return;
-  shutdownHooked = true;
-  let closing = false;
-  const shutdown = (signal: string) => {
-    // Ctrl-C reaches the server from the terminal and again from the launchers that forward it (npm, the
-    // supervisor): a second signal must not kill the process halfway through the checkpoint.
-    if (closing) return;
-    closing = true;
-    logger.info({ signal }, 'shutting down: closing the database');
-    Promise.allSettled([...beforeCloseTasks].map((task) => task()))
-      .then((results) => {
-        for (const r of results) if (r.status === 'rejected') logger.error({ err: r.reason }, 'error before closing the database');
-      })
-      .then(() => handle.close())
-      .catch((e) => logger.error({ err: e }, 'error while closing the database'))
-      .finally(() => process.exit(0));
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+/**
+ * The last step of the server's shutdown (src/server/shutdown.ts, after the HTTP server has drained): the
+ * tasks registered above, then the database itself. Never rejects: a failure is logged.
+ */
+export async function closeDatabase(handle: DatabaseHandle): Promise<void> {
+  const results = await Promise.allSettled([...beforeCloseTasks].map((task) => task()));
+  for (const r of results) if (r.status === 'rejected') logger.error({ err: r.reason }, 'error before closing the database');
+  await handle.close().catch((err: unknown) => logger.error({ err }, 'error while closing the database'));
 }
 
 /**
@@ -67,7 +54,6 @@ export function ready(): Promise<DatabaseHandle> {
   state.__appDb ??= (async () => {
     const handle = await openConfiguredDatabase(config());
     await handle.migrate();
-    closeOnSignals(handle);
     Reflect.set(globalThis, CLOSE_DATABASE_SYMBOL, () => handle.close());
     state.__appDbHandle = handle;
     return handle;

@@ -4,10 +4,12 @@
  * after the client's last event, then passes live events on — an event that arrives during the replay is
  * held and sent once, in order. A comment line every 25 s keeps proxies from closing an idle connection.
  * The server ends a stream itself when its grant ends or its lifetime is up (docs/decisions/017): it sends
- * `event: end` and closes, and the browser opens a new stream, which runs every check again.
+ * `event: end` and closes, and the browser opens a new stream, which runs every check again. When the
+ * process stops, `end` says `restart` after a `retry:` field (docs/decisions/025): reconnect a little later.
  */
 import { STREAM_END_EVENT, type StreamEndData, type StreamEndReason } from '../../../shared/live-streams';
 import { NO_STORE } from './http';
+import { RESTART_RETRY_MS, trackOpenStream } from './open-streams';
 
 export const PING_INTERVAL_MS = 25_000;
 /** How long a browser waits before reconnecting after the stream drops. */
@@ -67,14 +69,18 @@ export function sseResponse(source: SseSource, signal: AbortSignal, ending: SseE
       const unsubscribe = source.subscribe((e) => (ready ? send(e) : held.push(e)));
       const ping = setInterval(() => write(encoder.encode(': ping\n\n')), PING_INTERVAL_MS);
       const end = (reason: StreamEndReason) => {
-        write(formatEvent({ event: STREAM_END_EVENT, data: { reason } satisfies StreamEndData }));
+        const data: StreamEndData = reason === 'restart' ? { reason, retryMs: RESTART_RETRY_MS } : { reason };
+        if (reason === 'restart') write(encoder.encode(`retry: ${RESTART_RETRY_MS}\n\n`));
+        write(formatEvent({ event: STREAM_END_EVENT, data }));
         cleanup();
       };
+      const untrack = trackOpenStream(() => end('restart'));
       const endWithGrant = () => end('grant-ended');
       const lifetime = ending.maxLifetimeMs !== undefined ? setTimeout(() => end('lifetime'), ending.maxLifetimeMs) : undefined;
       cleanup = () => {
         if (closed) return;
         closed = true;
+        untrack();
         clearInterval(ping);
         clearTimeout(lifetime);
         unsubscribe();
