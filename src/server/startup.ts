@@ -1,9 +1,10 @@
 /**
  * The server's start-up, run once before the first request is served (server.mjs warms the app up through
  * /readyz before it listens): open and migrate the database, then the tasks that need it (the admin claim,
- * the mail queue's worker), and hand server.mjs its media fast path. A failure rejects, and the server
+ * the mail queue's worker, the CDN purge worker), and hand server.mjs its media fast path. A failure rejects, and the server
  * stops instead of serving errors.
  */
+import { startCdnPurgeWorker } from './cdn/purge-queue';
 import { config } from './config';
 import { ready } from './db';
 import type { DatabaseHandle } from './db/client';
@@ -18,6 +19,7 @@ export function startUp(): Promise<DatabaseHandle> {
     const handle = await ready();
     await announceAdminClaim(config().SITE_URL);
     startMailWorker();
+    startCdnPurgeWorker();
     registerMediaFastPath();
     return handle;
   })();
