@@ -15,6 +15,8 @@
 #  - X-Cache (HIT/MISS) and X-Cache-Hits on every answer; Age is Varnish's own.
 vcl 4.1;
 
+import std;
+
 include "agency-backends.vcl";
 
 # Who may purge: the site's own servers. Anyone else's BAN is refused.
@@ -39,7 +41,10 @@ sub vcl_recv {
       return (synth(400, "A Surrogate-Key header with the tags to purge is required."));
     }
     set req.http.X-Purge-Tags = regsuball(regsuball(req.http.Surrogate-Key, "^ +| +$", ""), " +", "|");
-    ban({"obj.http.Surrogate-Key ~ "(^| )("} + req.http.X-Purge-Tags + {")( |$)""});
+    # A ban expression's argument may hold no space: \s stands for the separator.
+    if (!std.ban("obj.http.Surrogate-Key ~ (^|\s)(" + req.http.X-Purge-Tags + ")(\s|$)")) {
+      return (synth(500, "Ban failed: " + std.ban_error()));
+    }
     return (synth(200, "Banned."));
   }
 

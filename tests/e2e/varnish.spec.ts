@@ -1,0 +1,109 @@
+/**
+ * Varnish (Debian's package) in front of the built site with docs/deploy/varnish.vcl, started here on free
+ * ports (docs/decisions/024): an unchanged public page is a Varnish hit, a change made in the admin
+ * purges it (CDN_PURGE=varnish) and the next visitor through Varnish gets the new page within a second,
+ * and personal pages (prices, dashboard, admin) are never stored. Skipped with a message where varnishd
+ * is not installed; .ci/run installs it.
+ */
+import { expect, test } from '@playwright/test';
+import { addFaq, findProgram, firstAdminCookie, freePort, msUntilFresh, startSite, startVarnish } from '../support/front-proxy.mjs';
+
+const varnishd = findProgram('varnishd');
+test.skip(!varnishd, 'varnishd is not installed here (apt-get install varnish); CI installs it and runs this spec');
+test.describe.configure({ mode: 'serial' });
+
+let site: Awaited<ReturnType<typeof startSite>>;
+let varnish: Awaited<ReturnType<typeof startVarnish>>;
+let adminCookie: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  const varnishPort = await freePort();
+  const front = `http://127.0.0.1:${varnishPort}`;
+  site = await startSite({
+    env: {
+      // Visitors and the admin come through Varnish: that is the site's public origin.
+      SITE_URL: front,
+      CDN_PURGE: 'varnish',
+      CDN_PURGE_URL: `${front}/`,
+      TRUSTED_PROXY_IP_HEADER: 'x-real-ip',
+    },
+  });
+  varnish = await startVarnish({ backendPorts: [site.port], port: varnishPort });
+  adminCookie = await firstAdminCookie(varnish.base, site.dataDir);
+});
+
+test.afterAll(async () => {
+  await varnish?.stop();
+  await site?.stop();
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${varnish.base}${path}`, { headers, redirect: 'manual' });
+
+test('an unchanged public page is a Varnish hit, served with the site’s headers but without the purge tags', async () => {
+  for (const path of ['/', '/services', '/articles']) {
+    const first = await get(path);
+    expect(first.status, path).toBe(200);
+    const firstBody = await first.text();
+    const again = await get(path);
+    expect(again.headers.get('x-cache'), path).toBe('HIT');
+    expect(Number(again.headers.get('x-cache-hits')), path).toBeGreaterThanOrEqual(1);
+    expect(again.headers.get('age'), path).not.toBeNull();
+    expect(again.headers.get('cache-control'), path).toMatch(/^public, max-age=0, s-maxage=\d+, stale-while-revalidate=\d+$/);
+    expect(again.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+    expect(again.headers.get('surrogate-key'), path).toBeNull();
+    expect(await again.text(), path).toBe(firstBody);
+  }
+  // A visitor's cookie does not keep a public page from the cache: it is the same for everyone.
+  expect((await get('/services', { cookie: adminCookie })).headers.get('x-cache')).toBe('HIT');
+});
+
+test('a change made in the admin is served fresh through Varnish within a second', async () => {
+  // The landing page is stored and answered by Varnish before the change.
+  await get('/');
+  expect((await get('/')).headers.get('x-cache')).toBe('HIT');
+  const question = `Is this FAQ fresh through Varnish ${Date.now()}?`;
+  await addFaq(varnish.base, adminCookie, question);
+  const ms = await msUntilFresh(varnish.base, '/', question);
+  console.log(`varnish: the admin's new FAQ was served through Varnish ${ms.toFixed(0)} ms after the write`);
+  expect(ms).toBeLessThan(1000);
+  // Fresh, and stored again: the next visitor gets it from Varnish.
+  const next = await get('/');
+  expect(await next.text()).toContain(question);
+  expect(next.headers.get('x-cache')).toBe('HIT');
+  // Pages without FAQs were not purged by it.
+  expect((await get('/services')).headers.get('x-cache')).toBe('HIT');
+});
+
+test('personal pages are never stored by Varnish', async () => {
+  const personal: [string, Record<string, string>][] = [
+    ['/api/prices', {}],
+    ['/api/prices', { cookie: adminCookie }],
+    ['/dashboard', { cookie: adminCookie }],
+    ['/admin', { cookie: adminCookie }],
+    ['/admin/faqs', { cookie: adminCookie }],
+    ['/auth', {}],
+  ];
+  for (const [path, headers] of personal) {
+    for (let i = 0; i < 3; i++) {
+      const res = await get(path, headers);
+      await res.arrayBuffer();
+      expect(res.status, path).toBeLessThan(500);
+      expect(res.headers.get('x-cache'), path).toBe('MISS');
+      expect(res.headers.get('x-cache-hits'), path).toBe('0');
+      expect(res.headers.get('cache-control'), path).toBe('private, no-store');
+    }
+  }
+  // The admin's dashboard never reaches a stranger: asked without the cookie, the site answers (sign in).
+  const stranger = await get('/dashboard');
+  expect(stranger.status).toBe(302);
+  expect(stranger.headers.get('location')).toMatch(/^\/auth/);
+});
+
+test('a purge without well-formed tags is refused and drops nothing', async () => {
+  await get('/services');
+  expect((await fetch(`${varnish.base}/`, { method: 'PURGE' })).status).toBe(400);
+  // The tags become a ban expression: anything but tag characters would widen it.
+  expect((await fetch(`${varnish.base}/`, { method: 'PURGE', headers: { 'Surrogate-Key': 'faqs|.*' } })).status).toBe(400);
+  expect((await get('/services')).headers.get('x-cache')).toBe('HIT');
+});
