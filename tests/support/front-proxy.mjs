@@ -117,6 +117,13 @@ export async function startSite({ env = {}, distDir = 'dist', port } = {}) {
     base,
     dataDir,
     output,
+    /** kill -9: the instance vanishes mid-whatever, as in a crash. */
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
       await stopProcess(child);
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -199,15 +206,16 @@ export async function startNginx({ backendPorts, port }) {
   const key = path.join(dir, 'site.key');
   const made = spawnSync(openssl, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert], { encoding: 'utf8' });
   if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr}`);
-  const site = fs
-    .readFileSync(path.join(DEPLOY_DIR, 'nginx.conf'), 'utf8')
+  const shipped = fs.readFileSync(path.join(DEPLOY_DIR, 'nginx.conf'), 'utf8');
+  const site = shipped
     .replace(/ {4}server 127\.0\.0\.1:4321[^\n]*\n {4}server 127\.0\.0\.1:4322[^\n]*\n/, backendPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;\n`).join(''))
-    .replaceAll('listen 443 ssl;', `listen 127.0.0.1:${port} ssl;`)
-    .replaceAll('listen [::]:443 ssl;', '')
-    .replace(/listen 80;[^\n]*\n/, '')
-    .replace(/listen \[::\]:80;[^\n]*\n/, '')
+    .replaceAll('listen 443 ssl http2;', `listen 127.0.0.1:${port} ssl http2;`)
+    .replaceAll('listen [::]:443 ssl http2;', '')
+    // The port-80 redirect block: the test speaks https only.
+    .replace(/server \{\n {4}listen 80;[\s\S]*?\n\}\n/, '')
     .replaceAll('/etc/ssl/certs/agency-site.crt', cert)
     .replaceAll('/etc/ssl/private/agency-site.key', key);
+  if (site === shipped || /listen 80|:432[12]|\/etc\/ssl/.test(site)) throw new Error('docs/deploy/nginx.conf no longer has the lines this test replaces');
   fs.writeFileSync(path.join(dir, 'site.conf'), site);
   fs.writeFileSync(
     path.join(dir, 'nginx.conf'),
@@ -218,7 +226,8 @@ export async function startNginx({ backendPorts, port }) {
       `error_log ${dir}/error.log warn;`,
       'events { worker_connections 256; }',
       'http {',
-      `  access_log ${dir}/access.log;`,
+      "  log_format upstreams '$request_method $uri $status $upstream_addr';",
+      `  access_log ${dir}/access.log upstreams;`,
       `  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;`,
       `  include ${dir}/site.conf;`,
       '}',
