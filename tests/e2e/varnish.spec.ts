@@ -107,3 +107,21 @@ test('a purge without well-formed tags is refused and drops nothing', async () =
   expect((await fetch(`${varnish.base}/`, { method: 'PURGE', headers: { 'Surrogate-Key': 'faqs|.*' } })).status).toBe(400);
   expect((await get('/services')).headers.get('x-cache')).toBe('HIT');
 });
+
+test('when purging fails the admin overview says since when and why, and the notice goes once a retry gets through', async () => {
+  test.setTimeout(60_000);
+  const overview = async () => (await fetch(`${site.base}/admin`, { headers: { cookie: adminCookie } })).text();
+  const port = varnish.port;
+  await varnish.stop();
+  // Straight to the instance: Varnish is down, the admin still works (its origin is still the public one).
+  await addFaq(site.base, adminCookie, `Added while Varnish is down ${Date.now()}`, varnish.base);
+  await expect.poll(overview, { timeout: 10_000 }).toContain('data-cdn-purge-problem');
+  const html = await overview();
+  expect(html).toContain('Changes are not reaching the caching proxy yet');
+  expect(html).toMatch(new RegExp(`Last error: varnish could not be reached at http://127\\.0\\.0\\.1:${port}`));
+  expect(html).toMatch(/The site keeps retrying by itself: \d+ tr(y|ies) so far/);
+
+  varnish = await startVarnish({ backendPorts: [site.port], port });
+  // Retries wait 1, 2, 4, 8 s …: the purge goes through within the next waits and the notice is gone.
+  await expect.poll(overview, { timeout: 40_000, intervals: [500] }).not.toContain('data-cdn-purge-problem');
+});

@@ -298,11 +298,14 @@ export async function firstAdminCookie(base, dataDir) {
   return cookie;
 }
 
-/** Adds a FAQ as the admin, through `base`, as the admin's editor does (the Action over HTTP). */
-export async function addFaq(base, cookie, question) {
+/**
+ * Adds a FAQ as the admin, through `base`, as the admin's editor does (the Action over HTTP). `origin` is
+ * the site's public origin when `base` is not it (an instance asked directly, behind its proxy).
+ */
+export async function addFaq(base, cookie, question, origin = base) {
   const res = await fetch(`${base}/_actions/admin.faqs.create`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base, cookie },
+    headers: { 'content-type': 'application/json', origin, cookie },
     body: JSON.stringify({ fields: { question, answer: '<p>Answered through the admin.</p>' } }),
   });
   if (!res.ok) throw new Error(`admin.faqs.create answered ${res.status}: ${await res.text()}`);
