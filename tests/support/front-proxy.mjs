@@ -24,6 +24,7 @@ export function findProgram(name) {
  * A loopback port nothing listens on. FREE_PORT_RANGE=45300-45399 keeps a run inside a range (machines
  * shared by several runs); unset, the system picks one.
  */
+/** @returns {Promise<number>} */
 export async function freePort() {
   const range = /^(\d+)-(\d+)$/.exec(process.env.FREE_PORT_RANGE ?? '');
   const candidates = range ? shuffled(Number(range[1]), Number(range[2])) : [0];
@@ -82,6 +83,7 @@ function captured(child) {
  * One built site instance (server.mjs, as production starts it). With no DATABASE_URL in `env` it gets a
  * fresh PGlite data folder with the demo content; with one, the caller's PostgreSQL database.
  */
+/** @param {{ env?: Record<string, string>, distDir?: string, port?: number }} [options] */
 export async function startSite({ env = {}, distDir = 'dist', port } = {}) {
   if (!fs.existsSync(path.join(root, distDir, 'server', 'entry.mjs'))) throw new Error(`no build in ${distDir}/ (run npx astro build)`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-front-site-'));
@@ -113,7 +115,7 @@ export async function startSite({ env = {}, distDir = 'dist', port } = {}) {
     throw err;
   }
   return {
-    port,
+    port: /** @type {number} */ (port),
     base,
     dataDir,
     output,
@@ -135,6 +137,7 @@ export async function startSite({ env = {}, distDir = 'dist', port } = {}) {
  * Varnish with docs/deploy/varnish.vcl unchanged; only agency-backends.vcl is written for these instances
  * (the shipped one, its ports replaced, and with one instance its second backend left out).
  */
+/** @param {{ backendPorts: number[], port?: number }} options */
 export async function startVarnish({ backendPorts, port }) {
   const varnishd = findProgram('varnishd');
   if (!varnishd) throw new Error('varnishd is not installed (apt-get install varnish)');
@@ -169,7 +172,7 @@ export async function startVarnish({ backendPorts, port }) {
     throw err;
   }
   return {
-    port,
+    port: /** @type {number} */ (port),
     base,
     output,
     async stop() {
@@ -195,6 +198,7 @@ function backendsVcl(ports) {
  * `backendPorts`. The shipped file is used as it is, with only its addresses, ports and file paths
  * replaced, inside a minimal main configuration (the one Debian ships holds the same http-level lines).
  */
+/** @param {{ backendPorts: number[], port?: number }} options */
 export async function startNginx({ backendPorts, port }) {
   const nginx = findProgram('nginx');
   if (!nginx) throw new Error('nginx is not installed (apt-get install nginx)');
@@ -253,7 +257,7 @@ export async function startNginx({ backendPorts, port }) {
     throw err;
   }
   return {
-    port,
+    port: /** @type {number} */ (port),
     base,
     cert,
     output,
@@ -271,6 +275,7 @@ const readIfThere = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8
  * The first verified account is the admin: signs one up through `base` and follows the emailed link from
  * the instance's outbox; returns the session cookie.
  */
+/** @returns {Promise<string>} */
 export async function firstAdminCookie(base, dataDir) {
   const email = `front-admin-${Date.now()}@example.com`;
   const res = await fetch(`${base}/api/auth/sign-up/email`, {
@@ -295,7 +300,7 @@ export async function firstAdminCookie(base, dataDir) {
     }
     return false;
   }, { timeoutMs: 20_000, what: 'the verification mail' });
-  return cookie;
+  return /** @type {string} */ (cookie);
 }
 
 /**
