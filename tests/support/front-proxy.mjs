@@ -275,12 +275,15 @@ const readIfThere = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8
  * The first verified account is the admin: signs one up through `base` and follows the emailed link from
  * the instance's outbox; returns the session cookie.
  */
-/** @returns {Promise<string>} */
-export async function firstAdminCookie(base, dataDir) {
+/**
+ * `origin`: the site's public origin when `base` is not it (an instance asked directly, behind its proxy).
+ * @returns {Promise<string>}
+ */
+export async function firstAdminCookie(base, dataDir, origin = base) {
   const email = `front-admin-${Date.now()}@example.com`;
   const res = await fetch(`${base}/api/auth/sign-up/email`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
+    headers: { 'content-type': 'application/json', origin },
     body: JSON.stringify({ email, password: 'front-password-1', firstName: 'Front', lastName: 'Admin' }),
   });
   if (!res.ok) throw new Error(`sign-up answered ${res.status}: ${await res.text()}`);
