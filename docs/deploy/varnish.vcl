@@ -9,7 +9,7 @@
 #    stale for stale-while-revalidate while it refetches; everything "private, no-store" or setting a
 #    cookie goes to the site every time;
 #  - admin, dashboard, account, auth and API addresses always go to the site (pass), whatever they answer;
-#  - BAN (or PURGE) with a Surrogate-Key request header, from the purgers ACL only, drops every stored page
+#  - PURGE (or BAN) with a Surrogate-Key request header, from the purgers ACL only, drops every stored page
 #    carrying one of the tags: the site sends it on every content or settings change (CDN_PURGE=varnish,
 #    CDN_PURGE_URL=http://<this varnish>/);
 #  - X-Cache (HIT/MISS) and X-Cache-Hits on every answer; Age is Varnish's own.
