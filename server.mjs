@@ -283,7 +283,23 @@ function listener(req, res) {
     serveFile(req, res, file);
     return;
   }
+  restoreCacheTag(res);
   handler(req, res, undefined, locals);
+}
+
+/**
+ * Astro deletes Cache-Tag from every response it renders (it takes its cache provider for the CDN), but
+ * Cloudflare purges by it: written back from Surrogate-Key, which the route cache sets alongside with the
+ * same tags (src/server/cache/shared-cache.ts). Only responses that carry Surrogate-Key are touched.
+ */
+function restoreCacheTag(res) {
+  const writeHead = res.writeHead;
+  res.writeHead = function (status, ...rest) {
+    const headers = rest.at(-1);
+    const keys = headers && typeof headers === 'object' && !Array.isArray(headers) ? headers['surrogate-key'] : undefined;
+    if (typeof keys === 'string' && !headers['cache-tag']) headers['cache-tag'] = keys.split(' ').join(',');
+    return writeHead.call(this, status, ...rest);
+  };
 }
 
 async function warmUp() {

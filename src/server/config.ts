@@ -143,7 +143,56 @@ const envSchema = z.object({
       ctx.addIssue({ code: 'custom', message: 'must be an https origin such as https://api.openai.com (no path, user name or password)' });
       return z.NEVER;
     }),
+  /** s-maxage of public pages: how long a CDN or caching proxy in front may keep one (docs/decisions/024). */
+  CDN_MAX_AGE_SECONDS: seconds(300),
+  /** stale-while-revalidate of public pages: how long past that a shared cache may serve it while refetching. */
+  CDN_STALE_SECONDS: seconds(60),
+  /** Where a content or settings change is purged (docs/decisions/024); unset: no purge is sent. */
+  CDN_PURGE: z
+    .enum(['cloudflare', 'fastly', 'bunny', 'varnish'], { error: 'must be cloudflare, fastly, bunny or varnish (or unset)' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** varnish: the address BAN requests go to (http://127.0.0.1:6081/). The operator's own: loopback is allowed. */
+  CDN_PURGE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL such as http://127.0.0.1:6081/' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** cloudflare: the zone id; fastly: the service id; bunny: the pull zone id. */
+  CDN_PURGE_ZONE: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be the zone, service or pull zone id (letters, digits, - and _)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** cloudflare: an API token with Cache Purge; fastly: an API token with purge_select; bunny: the API key. */
+  CDN_PURGE_TOKEN: z
+    .string()
+    .trim()
+    .max(500, 'must be at most 500 characters')
+    .regex(/^[\x21-\x7e]*$/, 'must be printable characters without spaces (it is sent in an HTTP header)')
+    .optional()
+    .transform((v) => (v === '' ? undefined : v)),
 });
+
+function seconds(fallback: number) {
+  return z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .int({ error: 'must be a whole number of seconds' })
+      .min(0, 'must be 0 or more')
+      .max(31_536_000, 'must be at most a year (31536000)')
+      .default(fallback),
+  );
+}
+
+/** What each purge target needs besides CDN_PURGE (docs/decisions/024). */
+const PURGE_NEEDS = {
+  cloudflare: ['CDN_PURGE_ZONE', 'CDN_PURGE_TOKEN'],
+  fastly: ['CDN_PURGE_ZONE', 'CDN_PURGE_TOKEN'],
+  bunny: ['CDN_PURGE_ZONE', 'CDN_PURGE_TOKEN'],
+  varnish: ['CDN_PURGE_URL'],
+} as const;
 
 /** "https://Api.Example.com:443/" → "https://api.example.com"; undefined for anything but a bare https origin. */
 function httpsOrigin(value: string): string | undefined {
@@ -178,6 +227,11 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   if (result.data.DATABASE_URL && !result.data.AUTH_SECRET) {
     // Every server node must sign with the same secret, so it cannot be generated per data folder.
     throw new ConfigError('Invalid configuration:\n  AUTH_SECRET: is required when DATABASE_URL is set');
+  }
+  const purge = result.data.CDN_PURGE;
+  const missing = purge ? PURGE_NEEDS[purge].filter((name) => !result.data[name]) : [];
+  if (purge && missing.length) {
+    throw new ConfigError(`Invalid configuration:\n${missing.map((name) => `  ${name}: is required when CDN_PURGE=${purge}`).join('\n')}`);
   }
   const origins = siteOrigins(result.data);
   return { ...result.data, ...origins, dataDir: path.resolve(result.data.DATA_DIR) };

@@ -1,9 +1,11 @@
 /**
  * The server's start-up, run once before the first request is served (server.mjs warms the app up through
  * /readyz before it listens): open and migrate the database, then the tasks that need it (the admin claim,
- * the mail queue's worker), and hand server.mjs its media fast path, its metrics (when METRICS_TOKEN is
- * set) and the shutdown's drain. A failure rejects, and the server stops instead of serving errors.
+ * the mail queue's and the CDN purge's workers), and hand server.mjs its media fast path, its metrics (when
+ * METRICS_TOKEN is set) and the shutdown's drain. A failure rejects, and the server stops instead of serving
+ * errors.
  */
+import { startCdnPurgeWorker } from './cdn/purge-queue';
 import { config } from './config';
 import { ready } from './db';
 import type { DatabaseHandle } from './db/client';
@@ -22,6 +24,7 @@ export function startUp(): Promise<DatabaseHandle> {
     stopOnSignals(handle, cfg.SHUTDOWN_TIMEOUT_MS);
     await announceAdminClaim(cfg.SITE_URL);
     startMailWorker();
+    startCdnPurgeWorker();
     registerMediaFastPath();
     if (cfg.METRICS_TOKEN) installMetrics(cfg.METRICS_TOKEN, handle);
     return handle;

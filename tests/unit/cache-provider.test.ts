@@ -126,6 +126,48 @@ describe('route cache provider', () => {
   });
 });
 
+describe('shared-cache headers (a CDN or Varnish in front)', () => {
+  const SHARED = /^public, max-age=0, s-maxage=\d+, stale-while-revalidate=\d+$/;
+
+  it('mark a page every visitor gets for shared caches, with its tags, on the render and on the replay alike', async () => {
+    const provider = createByteLimitedProvider();
+    const page = renderer({ headers: { 'Cache-Control': 'public, max-age=0, must-revalidate', 'Cache-Tag': 'services, site' } });
+    const miss = await provider.onRequest!(ctx('http://x/services'), page.next);
+    const hit = await provider.onRequest!(ctx('http://x/services'), page.next);
+    expect(hit.headers.get('X-Astro-Cache')).toBe('HIT');
+    for (const res of [miss, hit]) {
+      expect(res.headers.get('Cache-Control')).toMatch(SHARED);
+      expect(res.headers.get('Surrogate-Key')).toBe('services site');
+      expect(res.headers.get('Cache-Tag')).toBe('services,site');
+      expect(res.headers.get('CDN-Tag')).toBe('services,site');
+    }
+  });
+
+  it('also mark a query page the route cache does not store yet (admission), so the CDN may', async () => {
+    const provider = createByteLimitedProvider();
+    const once = await provider.onRequest!(ctx('http://x/articles?tag=ai'), renderer().next);
+    expect(once.headers.get('X-Astro-Cache')).toBe('MISS');
+    expect(once.headers.get('Cache-Control')).toMatch(SHARED);
+  });
+
+  it('are never given to anything personal: private paths, cookies, errors, per-visitor responses, unmarked pages', async () => {
+    const provider = createByteLimitedProvider();
+    const answers: Response[] = [];
+    for (const path of ['/admin/seo', '/dashboard', '/auth', '/verify-email', '/claim-admin', '/api/prices']) {
+      answers.push(await provider.onRequest!(ctx(`http://x${path}`), renderer({ headers: { 'Cache-Control': 'private, no-store' } }).next));
+    }
+    answers.push(await provider.onRequest!(ctx('http://x/'), renderer({ headers: { 'Set-Cookie': 'session=abc' } }).next));
+    answers.push(await provider.onRequest!(ctx('http://x/service/gone'), renderer({ status: 404 }).next));
+    answers.push(await provider.onRequest!(ctx('http://x/services'), renderer({ status: 500 }).next));
+    answers.push(await provider.onRequest!(ctx('http://x/services'), renderer({ headers: { Vary: 'Cookie' } }).next));
+    answers.push(await provider.onRequest!(ctx('http://x/free-audit'), async () => new Response('dynamic')));
+    for (const res of answers) {
+      expect(res.headers.get('Cache-Control') ?? '').not.toMatch(/s-maxage|public/);
+      expect(res.headers.get('Surrogate-Key')).toBeNull();
+    }
+  });
+});
+
 describe('cache key', () => {
   it('ignores tracking parameters and parameter order, but keeps the ones pages read', () => {
     expect(cacheKey(new URL('http://x/articles?utm_source=a&page=2&tag=ai&fbclid=z'))).toBe('/articles?page=2&tag=ai');
@@ -152,9 +194,9 @@ describe('fast path for server.mjs', () => {
     expect(new TextDecoder().decode(hit!.body)).toBe('render 1');
     const names = hit!.headers.map(([k]) => k.toLowerCase());
     expect(names).toContain('content-security-policy');
-    // Cache-steering headers are for the cache, not the browser.
+    // This cache's own steering header stays here; the CDN's purge tags go out on hits too.
     expect(names).not.toContain('cdn-cache-control');
-    expect(names).not.toContain('cache-tag');
+    expect(names).toEqual(expect.arrayContaining(['surrogate-key', 'cache-tag', 'cdn-tag']));
     expect(lookup('/services?page=2')).toBeUndefined();
     expect(lookup('/services?utm_medium=email')).toBeDefined();
     await provider.invalidate({ tags: ['services'] });

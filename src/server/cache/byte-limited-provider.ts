@@ -2,16 +2,19 @@
  * Astro route-cache provider backed by ByteLimitedStore. Only GET responses that a page marked cacheable
  * (Astro.cache.set → CDN-Cache-Control max-age), with status 200, no cookie, no per-request Vary and a
  * public path are stored; the stored response keeps the headers the middleware added, so hits carry the
- * same security headers as fresh renders.
+ * same security headers as fresh renders. The same responses, and only those, get the shared-cache headers
+ * (s-maxage and purge tags, shared-cache.ts) a CDN in front stores them by: what is personal here is
+ * personal there too.
  */
 import type { CacheProvider, CacheProviderFactory } from 'astro';
 import { isPrivatePath } from '../security-headers';
 import { ByteLimitedStore, type CachedPage } from './byte-store';
+import { applySharedCacheHeaders } from './shared-cache';
 import { registerFastPath } from './fast-path';
 import { invalidateMemos } from './memo';
 
-/** Headers that steer caches, not browsers: kept out of the stored (replayed) headers. */
-const NOT_REPLAYED = new Set(['set-cookie', 'cdn-cache-control', 'cache-tag', 'x-astro-cache']);
+/** Headers that steer this cache, not browsers or CDNs: kept out of the stored (replayed) headers. */
+const NOT_REPLAYED = new Set(['set-cookie', 'cdn-cache-control', 'x-astro-cache']);
 
 /** Tracking parameters never change what a page shows: one cache entry serves every campaign link. */
 const TRACKING_PARAM = /^(utm_|fbclid$|gclid$|msclkid$|ref$)/i;
@@ -90,6 +93,11 @@ export function createByteLimitedProvider(maxBytes?: number): CacheProvider & { 
       const response = await next();
       const maxAgeSeconds = maxAgeOf(response);
       if (maxAgeSeconds <= 0 || !isStorable(response, context.url.pathname)) return response;
+      const tags = (response.headers.get('Cache-Tag') ?? '')
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
+      applySharedCacheHeaders(response.headers, tags);
       if (!admit(key)) {
         response.headers.set('X-Astro-Cache', 'MISS');
         return response;
@@ -100,10 +108,7 @@ export function createByteLimitedProvider(maxBytes?: number): CacheProvider & { 
         headers: [...response.headers].filter(([k]) => !NOT_REPLAYED.has(k.toLowerCase())),
         storedAt: Date.now(),
         maxAgeSeconds,
-        tags: (response.headers.get('Cache-Tag') ?? '')
-          .split(',')
-          .map((t) => t.trim())
-          .filter(Boolean),
+        tags,
       };
       store.set(key, entry);
       // The original response goes on: it carries what Astro attached to it (cookies) besides headers.

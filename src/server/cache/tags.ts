@@ -4,6 +4,7 @@
  * provider is configured (dev, tests): that case is not an error for a write.
  */
 import type { AstroGlobal, APIContext } from 'astro';
+import { enqueueCdnPurge } from '../cdn/purge-queue';
 import { logger } from '../logger';
 import { invalidateMemos } from './memo';
 
@@ -46,4 +47,6 @@ export async function invalidateTags(ctx: CacheHolder, tags: readonly CacheTag[]
   } catch (err) {
     logger.debug({ err }, 'route cache not configured; nothing to invalidate');
   }
+  // After this process's own copy is gone, so the CDN's next fetch gets the new page (decision 024).
+  await enqueueCdnPurge(tags);
 }

@@ -707,3 +707,24 @@ export const analyticsDevices = pgTable(
   },
   (t) => [primaryKey({ columns: [t.day, t.device] })],
 );
+
+/**
+ * CDN purges waiting to be sent (docs/decisions/024): one row per tag invalidation, written by
+ * invalidateTags. The worker claims every due row at once (FOR UPDATE SKIP LOCKED: one process sends
+ * them), sends their tags in one purge and deletes them; a failed purge stays with its error and a growing
+ * wait, and the admin overview shows it.
+ */
+export const cdnPurges = pgTable(
+  "cdn_purges",
+  {
+    id: text("id").primaryKey(),
+    tags: text("tags").array().notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: at("next_attempt_at").notNull().defaultNow(),
+    lastError: text("last_error"),
+    /** When sending it first failed: the admin's "failing since". */
+    firstFailedAt: at("first_failed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("cdn_purges_due_idx").on(t.nextAttemptAt)],
+);
