@@ -9,6 +9,7 @@ import { isPrivatePath } from '../security-headers';
 import { ByteLimitedStore, type CachedPage } from './byte-store';
 import { registerFastPath } from './fast-path';
 import { invalidateMemos } from './memo';
+import { registerRouteCache } from './route-cache';
 
 /** Headers that steer caches, not browsers: kept out of the stored (replayed) headers. */
 const NOT_REPLAYED = new Set(['set-cookie', 'cdn-cache-control', 'cache-tag', 'x-astro-cache']);
@@ -126,6 +127,10 @@ const provider: CacheProviderFactory<{ maxBytes?: number }> = (options) => {
   const fromEnv = process.env.ROUTE_CACHE_BYTES ? Number(process.env.ROUTE_CACHE_BYTES) : undefined;
   const provider = createByteLimitedProvider(options?.maxBytes ?? fromEnv);
   registerFastPath(provider.store, cacheKey);
+  registerRouteCache({
+    invalidate: (tags) => void provider.invalidate({ tags: [...tags] }),
+    clear: () => provider.store.deleteWhere(() => true),
+  });
   return provider;
 };
 

@@ -1,11 +1,12 @@
 /**
  * Route-cache tags per content type. Public pages declare the tags of the content they render; a write
- * invalidates the tags it touches. Invalidation goes through here because Astro throws when no cache
- * provider is configured (dev, tests): that case is not an error for a write.
+ * invalidates the tags it touches, in this process and — through the event bus — in every other one
+ * (docs/decisions/022).
  */
 import type { AstroGlobal, APIContext } from 'astro';
-import { logger } from '../logger';
-import { invalidateMemos } from './memo';
+import { onEvent, onResync, publish } from '../events/bus';
+import { clearAllMemos, invalidateMemos } from './memo';
+import { clearRouteCache, invalidateRouteCache } from './route-cache';
 
 export const CACHE_TAGS = {
   services: 'services',
@@ -38,12 +39,24 @@ export function cachePublicPage(ctx: CacheHolder, tags: readonly CacheTag[]) {
   ctx.cache.set({ maxAge: PUBLIC_PAGE_MAX_AGE_SECONDS, tags: [...new Set([...tags, ...EVERY_PAGE_TAGS])] });
 }
 
-export async function invalidateTags(ctx: CacheHolder, tags: readonly CacheTag[]) {
-  // In-process memos first: they must drop even where no route cache is configured (dev, tests).
+const TAGS_TOPIC = 'cache.tags';
+
+// A write's tags leave the memos and the route cache of this process (at once) and of every other one.
+// The route cache is reached through its registration, not the request: other processes have none.
+onEvent<{ tags: string[] }>(TAGS_TOPIC, ({ tags }) => {
   invalidateMemos(tags);
-  try {
-    await ctx.cache?.invalidate({ tags: [...tags] });
-  } catch (err) {
-    logger.debug({ err }, 'route cache not configured; nothing to invalidate');
-  }
+  invalidateRouteCache(tags);
+});
+// This process may have missed invalidations: everything it cached is dropped.
+onResync('route-cache', () => {
+  clearAllMemos();
+  clearRouteCache();
+});
+
+/**
+ * Drops the pages and memos of `tags` on every server process. `ctx` is the request's (kept so callers
+ * say where a write came from); where no route cache is configured (dev, tests) only memos drop.
+ */
+export async function invalidateTags(_ctx: CacheHolder, tags: readonly CacheTag[]) {
+  await publish(TAGS_TOPIC, { tags: [...tags] });
 }

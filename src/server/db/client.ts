@@ -32,6 +32,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** PGlite only: the raw client (dump/restore in tests). */
   pglite?: PGlite;
+  /** PostgreSQL only: the connection string and the pool (the event bus NOTIFYs through it). */
+  postgres?: { url: string; pool: pg.Pool };
 }
 
 /**
@@ -54,6 +56,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     return {
       db,
       kind: 'postgres',
+      postgres: { url: target.url, pool },
       migrate: () => migratePg(db as never, { migrationsFolder: migrationsFolder() }),
       ping: async () => {
         await pool.query('select 1');

@@ -4,8 +4,11 @@
  * after the client's last event, then passes live events on — an event that arrives during the replay is
  * held and sent once, in order. A comment line every 25 s keeps proxies from closing an idle connection.
  * The server ends a stream itself when its grant ends or its lifetime is up (docs/decisions/017): it sends
- * `event: end` and closes, and the browser opens a new stream, which runs every check again.
+ * `event: end` and closes, and the browser opens a new stream, which runs every check again. When this
+ * process may have missed other processes' events (its listener reconnected, docs/decisions/022) every
+ * open stream ends with `resync`: the new one replays what the browser has not seen.
  */
+import { onResync } from '../../events/bus';
 import { STREAM_END_EVENT, type StreamEndData, type StreamEndReason } from '../../../shared/live-streams';
 import { NO_STORE } from './http';
 
@@ -38,6 +41,13 @@ export interface SseEnding {
   /** The stream ends after this long, whatever happens. */
   maxLifetimeMs?: number;
 }
+
+// On globalThis: the streams of every chunk of the build are told to resync together.
+const holder = globalThis as unknown as { __agencyOpenStreams?: Set<(reason: StreamEndReason) => void> };
+const openStreams = (holder.__agencyOpenStreams ??= new Set());
+onResync('live-streams', () => {
+  for (const end of [...openStreams]) end('resync');
+});
 
 /** `signal` is the client's (it left); `ending` are the server's reasons to end the stream. */
 export function sseResponse(source: SseSource, signal: AbortSignal, ending: SseEnding = {}): Response {
@@ -75,6 +85,7 @@ export function sseResponse(source: SseSource, signal: AbortSignal, ending: SseE
       cleanup = () => {
         if (closed) return;
         closed = true;
+        openStreams.delete(end);
         clearInterval(ping);
         clearTimeout(lifetime);
         unsubscribe();
@@ -89,6 +100,7 @@ export function sseResponse(source: SseSource, signal: AbortSignal, ending: SseE
       };
       signal.addEventListener('abort', cleanup, { once: true });
       if (signal.aborted) return cleanup();
+      openStreams.add(end);
       ending.grantEnded?.addEventListener('abort', endWithGrant, { once: true });
       if (ending.grantEnded?.aborted) return endWithGrant();
       write(encoder.encode(`retry: ${RETRY_MS}\n\n`));

@@ -214,5 +214,5 @@ export async function deleteMedia(actorId: string | undefined, id: string): Prom
     });
   });
   // After the commit: a read that starts now finds no row, and one already running does not store its copy.
-  forgetMedia(id);
+  await forgetMedia(id);
 }
