@@ -103,15 +103,16 @@ async function pageWith(browser: Browser, request: APIRequestContext): Promise<P
 test.beforeAll(async ({ playwright }) => {
   test.setTimeout(240_000);
   database = await createPostgresDatabase(SERVER!, 'e2e_instances');
-  const ports = [await portFor(1), await portFor(2)] as const;
+  const portA = await portFor(1);
+  const portB = await portFor(2);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-instances-migrate-'));
   try {
-    const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env: envFor(ports[0], scratch), encoding: 'utf8' });
+    const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env: envFor(portA, scratch), encoding: 'utf8' });
     expect(migrate.status, migrate.stderr).toBe(0);
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
-  [a, b] = await Promise.all(ports.map(startInstance));
+  [a, b] = await Promise.all([startInstance(portA), startInstance(portB)]);
   const anonymous = await playwright.request.newContext({ baseURL: a.base });
   owner = await newAdmin(anonymous, 'owner');
   await anonymous.dispose();
