@@ -1,10 +1,12 @@
 /**
  * Route-cache tags per content type. Public pages declare the tags of the content they render; a write
  * invalidates the tags it touches, in this process and — through the event bus — in every other one
- * (docs/decisions/022).
+ * (docs/decisions/022). Invalidation goes through here because Astro throws when no cache provider is
+ * configured (dev, tests): that case is not an error for a write.
  */
 import type { AstroGlobal, APIContext } from 'astro';
 import { onEvent, onResync, publish } from '../events/bus';
+import { logger } from '../logger';
 import { clearAllMemos, invalidateMemos } from './memo';
 import { clearRouteCache, invalidateRouteCache } from './route-cache';
 
@@ -41,8 +43,8 @@ export function cachePublicPage(ctx: CacheHolder, tags: readonly CacheTag[]) {
 
 const TAGS_TOPIC = 'cache.tags';
 
-// A write's tags leave the memos and the route cache of this process (at once) and of every other one.
-// The route cache is reached through its registration, not the request: other processes have none.
+// Another process wrote: its tags leave this process's memos and route cache. The route cache is reached
+// through its registration: an event has no request to call `cache.invalidate` on.
 onEvent<{ tags: string[] }>(TAGS_TOPIC, ({ tags }) => {
   invalidateMemos(tags);
   invalidateRouteCache(tags);
@@ -53,10 +55,15 @@ onResync('route-cache', () => {
   clearRouteCache();
 });
 
-/**
- * Drops the pages and memos of `tags` on every server process. `ctx` is the request's (kept so callers
- * say where a write came from); where no route cache is configured (dev, tests) only memos drop.
- */
-export async function invalidateTags(_ctx: CacheHolder, tags: readonly CacheTag[]) {
-  await publish(TAGS_TOPIC, { tags: [...tags] });
+/** Drops the pages and memos of `tags`: in this process through the request's cache, then in every other one. */
+export async function invalidateTags(ctx: CacheHolder, tags: readonly CacheTag[]) {
+  // In-process memos first: they must drop even where no route cache is configured (dev, tests).
+  invalidateMemos(tags);
+  try {
+    await ctx.cache?.invalidate({ tags: [...tags] });
+  } catch (err) {
+    logger.debug({ err }, 'route cache not configured; nothing to invalidate');
+  }
+  // This process's part is done; the others are told.
+  await publish(TAGS_TOPIC, { tags: [...tags] }, { here: false });
 }
