@@ -13,6 +13,7 @@ import { tagMemo } from '../../src/server/cache/memo';
 import { CACHE_TAGS, invalidateTags } from '../../src/server/cache/tags';
 import type { DatabaseHandle } from '../../src/server/db/client';
 import { closeTransport, encodeEnvelope, instanceId, MAX_PAYLOAD_BYTES, onEvent, publish, receive, resync, useTransport } from '../../src/server/events/bus';
+import { announce } from '../../src/server/events';
 import { startPostgresTransport, type PostgresTransport } from '../../src/server/events/postgres';
 import { mediaCache } from '../../src/server/media/cache';
 import { subscribeToConversation, subscribeToInbox, type ConversationEvent, type InboxEvent } from '../../src/server/modules/chat/hub';
@@ -145,6 +146,12 @@ describe.skipIf(!onPostgres)('events between processes on PostgreSQL', () => {
       stopWidget();
       stopInbox();
     }
+  });
+
+  it('a CLI script that writes to the database tells the running servers (content:import)', async () => {
+    // This test process plays the script here; "the other process" is the running server.
+    await announce(handle, 'cache.tags', { tags: Object.values(CACHE_TAGS) });
+    await expect.poll(() => otherReceived.map((e) => [e.t, e.d]), { timeout: 1000 }).toEqual([['cache.tags', { tags: Object.values(CACHE_TAGS) }]]);
   });
 
   it('a publish while the database refuses it is logged, not thrown: the write it announces is committed', async () => {

@@ -41,7 +41,7 @@ export function cachePublicPage(ctx: CacheHolder, tags: readonly CacheTag[]) {
   ctx.cache.set({ maxAge: PUBLIC_PAGE_MAX_AGE_SECONDS, tags: [...new Set([...tags, ...EVERY_PAGE_TAGS])] });
 }
 
-const TAGS_TOPIC = 'cache.tags';
+export const TAGS_TOPIC = 'cache.tags';
 
 // Another process wrote: its tags leave this process's memos and route cache. The route cache is reached
 // through its registration: an event has no request to call `cache.invalidate` on.

@@ -5,8 +5,8 @@
  */
 import { beforeDatabaseClose } from '../db';
 import type { DatabaseHandle } from '../db/client';
-import { closeTransport, receive, resync, useTransport } from './bus';
-import { startPostgresTransport } from './postgres';
+import { closeTransport, encodeEnvelope, receive, resync, useTransport } from './bus';
+import { EVENTS_CHANNEL, startPostgresTransport } from './postgres';
 
 export { onEvent, onResync, publish } from './bus';
 
@@ -22,4 +22,12 @@ export async function startEvents(handle: DatabaseHandle): Promise<void> {
   await transport.listening;
   useTransport(transport);
   beforeDatabaseClose(closeTransport);
+}
+
+/**
+ * From a process that does not listen (a CLI script writing to the database the servers use): tells the
+ * running servers on PostgreSQL. On PGlite no server runs beside a CLI (the data folder is locked).
+ */
+export async function announce(handle: DatabaseHandle, topic: string, data: unknown): Promise<void> {
+  await handle.postgres?.pool.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, encodeEnvelope(topic, data)]);
 }
