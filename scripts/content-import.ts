@@ -21,10 +21,8 @@ const json = read.value;
 // Loaded only now: a typo in the path should answer at once, not after loading the database and sharp.
 const { runWithDatabase, UsageError } = await import('./cli');
 const { describeImportSummary, importContentBundle } = await import('../src/server/modules/content-transfer');
-const { CACHE_TAGS, TAGS_TOPIC } = await import('../src/server/cache/tags');
-const { announce } = await import('../src/server/events');
 
-await runWithDatabase(async ({ handle }) => {
+await runWithDatabase(async () => {
   const result = await importContentBundle(json);
   if (!result.ok) {
     for (const p of result.problems) console.error(`${p.path}: ${p.message}`);
@@ -32,6 +30,4 @@ await runWithDatabase(async ({ handle }) => {
     throw new UsageError(`Nothing was imported: ${n} problem${n === 1 ? '' : 's'} in ${file}.`);
   }
   console.log(`Imported ${describeImportSummary(result.summary)}.`);
-  // Servers running on the same PostgreSQL database drop every cached page and memo (decision 022).
-  await announce(handle, TAGS_TOPIC, { tags: Object.values(CACHE_TAGS) });
 });

@@ -11,7 +11,7 @@ import { MEDIA_VARIANT_WIDTHS } from '../../shared/media-variants';
 import { config } from '../config';
 import { mediaHeaders } from './response-headers';
 
-/** As long as a cached public page lives (PUBLIC_PAGE_MAX_AGE_SECONDS): how stale another process may be. */
+/** As long as a cached public page lives (PUBLIC_PAGE_MAX_AGE_SECONDS): the backstop for a deletion event that could not be sent. */
 export const MEDIA_CACHE_MAX_AGE_SECONDS = 300;
 
 export interface LoadedImage {
