@@ -47,12 +47,13 @@ export async function halt(child) {
 }
 
 /**
- * @param {{ distDir: string, seed?: boolean, content?: object, env?: Record<string, string> }} options
- *   distDir relative to the project; `content` the sections of a content file, imported first.
+ * @param {{ distDir: string, seed?: boolean, content?: object, env?: Record<string, string>, databaseUrl?: string }} options
+ *   distDir relative to the project; `content` the sections of a content file, imported first;
+ *   `databaseUrl` a PostgreSQL database instead of the embedded one (several servers may share it).
  * @returns the server (`bench.server` is its current process), `restart()` (same data folder and port: a
  *   fresh process for a row that may have hurt the last one) and `stop()` (also removes the data folder).
  */
-export async function startBenchServer({ distDir, seed = true, content, env: extra = {} }) {
+export async function startBenchServer({ distDir, seed = true, content, env: extra = {}, databaseUrl }) {
   if (!fs.existsSync(path.join(root, distDir, 'server', 'entry.mjs'))) throw new Error(`no build in ${distDir}/ (run npx astro build)`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-row-'));
   const removeDataDir = removeOnExit(dataDir);
@@ -71,6 +72,7 @@ export async function startBenchServer({ distDir, seed = true, content, env: ext
     ...extra,
   };
   delete env.DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const base = `http://127.0.0.1:${port}`;
 
   const launch = async () => {

@@ -19,6 +19,7 @@ import { describeImport, IMPORT_TARGET, importPasses } from './firebase-import.m
 import { mediaRows, mediaServing } from './media-serving.mjs';
 import { bodyFlood, floodRows } from './body-flood.mjs';
 import { purgeRows, varnishPurge } from './varnish-purge.mjs';
+import { crossInstance, crossInstanceRows } from './cross-instance.mjs';
 import { cpuMicros, rssMb } from './load-run.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
 import { freePort } from './free-port.mjs';
@@ -47,7 +48,7 @@ const TARGETS = {
 // (g) the admin's article list with this many articles in the database.
 const BENCH_ARTICLES = 1000;
 
-// Whole-run guard: whatever happens, the server is stopped and the process ends. (m) and (n) start servers
+// Whole-run guard: whatever happens, the server is stopped and the process ends. (m), (n) and (o) start servers
 // of their own and add about 5 minutes to the run.
 const deadline = setTimeout(() => {
   console.error('bench: gave up after 25 minutes');
@@ -431,6 +432,14 @@ async function main() {
     log(`purge through Varnish not measured: ${err instanceof Error ? err.message : err}`);
   }
 
+  log('(p) cross-instance invalidation: two servers on one PostgreSQL database (skipped without one)');
+  let instances;
+  try {
+    instances = await crossInstance({ distDir: path.relative(root, distDir), log: (m) => log(`(p) ${m}`) });
+  } catch (err) {
+    log(`cross-instance invalidation not measured: ${err instanceof Error ? err.message : err}`);
+  }
+
   const ratio = staticFile.rps > 0 ? cached.rps / staticFile.rps : 0;
   // Server CPU per request: what a hit costs the server, whatever the load generator manages to parse.
   const cpuRatio = cached.cpuUsPerReq > 0 ? staticFile.cpuUsPerReq / cached.cpuUsPerReq : 0;
@@ -504,6 +513,7 @@ async function main() {
     ...mediaRows(media, mark),
     ...floodRows(flood, mark),
     ...purgeRows(purge, mark),
+    ...crossInstanceRows(instances, mark),
   ];
   const errors = [staticFile, cached, uncached].reduce((a, r) => a + r.errors + r.non2xx, 0);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['Measure', 'Result', 'Target', ''][i].length));
@@ -539,6 +549,7 @@ async function main() {
     mediaServing: media ?? null,
     bodyFlood: flood ?? null,
     varnishPurge: purge ?? null,
+    crossInstance: instances ?? null,
     failedResponses: errors,
     targets: TARGETS,
   };

@@ -8,6 +8,8 @@ import { DataDirPermissionError } from '../src/server/data-dir';
 import { openConfiguredDatabase, useDatabaseHandle } from '../src/server/db';
 import type { DatabaseHandle } from '../src/server/db/client';
 import { DataDirLockedError } from '../src/server/db/lock';
+import { CACHE_TAGS, TAGS_TOPIC } from '../src/server/cache/tags';
+import { announce } from '../src/server/events';
 
 // Migrations ship with the project: scripts may be run from any working directory.
 process.env.MIGRATIONS_DIR ??= fileURLToPath(new URL('../drizzle', import.meta.url));
@@ -22,6 +24,9 @@ export async function runWithDatabase(task: (ctx: { cfg: AppConfig; handle: Data
     await handle.migrate();
     useDatabaseHandle(handle);
     await task({ cfg, handle });
+    // Servers running on the same PostgreSQL database may cache what the script changed (an import, a
+    // seed): they drop every cached page and memo (decision 022). Cheap, and scripts are rare.
+    await announce(handle, TAGS_TOPIC, { tags: Object.values(CACHE_TAGS) });
     await handle.close();
   } catch (err) {
     await handle?.close().catch(() => {});

@@ -19,7 +19,9 @@ const steps = [
     : []),
   ['build', bin('astro'), ['build']],
   // The admin specs change the content the public specs count on: they run last (playwright.config.ts).
-  ['browser tests', bin('playwright'), ['test'], { E2E_ADMIN_LAST: '1' }],
+  // The shared server stays on PGlite; specs that run several servers on PostgreSQL (several-instances)
+  // create their own database on this server and are skipped without one.
+  ['browser tests', bin('playwright'), ['test'], { E2E_ADMIN_LAST: '1', ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}) }],
 ];
 
 for (const [label, command, args, extraEnv = {}] of steps) {

@@ -1,14 +1,22 @@
 /**
  * The server's start-up, run once before the first request is served (server.mjs warms the app up through
- * /readyz before it listens): open and migrate the database, then the tasks that need it (the admin claim,
- * the mail queue's and the CDN purge's workers), and hand server.mjs its media fast path, its metrics (when
- * METRICS_TOKEN is set) and the shutdown's drain. A failure rejects, and the server stops instead of serving
- * errors.
+ * /readyz before it listens): open and migrate the database, listen to the other server processes' events,
+ * then the tasks that need it (the admin claim, the mail queue's and the CDN purge's workers), and hand
+ * server.mjs its media fast path, its metrics (when METRICS_TOKEN is set) and the shutdown's drain. A
+ * failure rejects, and the server stops instead of serving errors.
  */
 import { startCdnPurgeWorker } from './cdn/purge-queue';
 import { config } from './config';
 import { ready } from './db';
 import type { DatabaseHandle } from './db/client';
+import { startEvents } from './events';
+// The modules whose state every process keeps in step register their event handlers when loaded: loaded
+// here, so an event that arrives before any request needed them still finds its handler.
+import './cache/tags';
+import './media/cache';
+import './modules/chat/live';
+import './modules/chat/sse';
+import './modules/live-grants';
 import { startMailWorker } from './mail/queue';
 import { registerMediaFastPath } from './media/fast-path';
 import { installMetrics } from './metrics';
@@ -22,6 +30,7 @@ export function startUp(): Promise<DatabaseHandle> {
     const handle = await ready();
     const cfg = config();
     stopOnSignals(handle, cfg.SHUTDOWN_TIMEOUT_MS);
+    await startEvents(handle);
     await announceAdminClaim(cfg.SITE_URL);
     startMailWorker();
     startCdnPurgeWorker();

@@ -4,8 +4,9 @@
  */
 
 /**
- * The last event of a stream the server ends on purpose: its lifetime is up, or the grant it was opened
- * under ended (a role change, disabling, sign-out). The browser then opens a new stream at once, and the
+ * The last event of a stream the server ends on purpose: its lifetime is up, the grant it was opened
+ * under ended (a role change, disabling, sign-out), or the server may have missed events from another
+ * server process (`resync`: its connection to the database's notifications was cut). The browser then opens a new stream at once, and the
  * server decides again whether it may; an island treats it as routine, never as an error.
  */
 export const STREAM_END_EVENT = 'end';
@@ -13,8 +14,9 @@ export const STREAM_END_EVENT = 'end';
 /**
  * `restart`: the server process is stopping (a deploy, a restart: docs/decisions/025). It sends how long to
  * wait first, so every open page does not knock at once on a server that is going away or coming back.
+ * `resync`: this process may have missed other processes' events (docs/decisions/022): reconnect and replay.
  */
-export const STREAM_END_REASONS = ['lifetime', 'grant-ended', 'restart'] as const;
+export const STREAM_END_REASONS = ['lifetime', 'grant-ended', 'restart', 'resync'] as const;
 export type StreamEndReason = (typeof STREAM_END_REASONS)[number];
 
 export interface StreamEndData {

@@ -37,7 +37,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 describe.runIf(serverUrl)('connections PostgreSQL cuts', () => {
   it('a connection held by a transaction: its next statement fails, the process lives, the pool recovers', async () => {
-    const client = await handle.pool!.connect();
+    const client = await handle.postgres!.pool.connect();
     await client.query('begin');
     const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
     await terminate(rows[0]!.pid);
@@ -45,11 +45,11 @@ describe.runIf(serverUrl)('connections PostgreSQL cuts', () => {
     await expect(client.query('select 1')).rejects.toThrow();
     client.release();
     await handle.ping();
-    expect(handle.pool!.totalCount).toBeGreaterThan(0);
+    expect(handle.postgres!.pool.totalCount).toBeGreaterThan(0);
   });
 
   it('an idle connection in the pool: the process lives and the next query gets a new one', async () => {
-    const client = await handle.pool!.connect();
+    const client = await handle.postgres!.pool.connect();
     const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
     client.release();
     await terminate(rows[0]!.pid);

@@ -115,6 +115,29 @@ describe('route cache provider', () => {
     expect(page.renders()).toBe(52);
   });
 
+  it('does not store a render that an invalidation overtook (it may show the old content), nor one a clear overtook', async () => {
+    const provider = createByteLimitedProvider();
+    for (const drop of [() => provider.invalidate({ tags: ['faqs'] }), () => provider.clear()]) {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const page = renderer();
+      const slow = async () => {
+        await gate;
+        return page.next();
+      };
+      const rendering = provider.onRequest!(ctx('http://x/services'), slow);
+      // Another process's write arrives while the render reads the content.
+      await drop();
+      release();
+      expect((await rendering).headers.get('X-Astro-Cache')).toBe('MISS');
+      expect(provider.store.get('/services')).toBeUndefined();
+      // The next render is stored as usual.
+      await provider.onRequest!(ctx('http://x/services'), page.next);
+      expect(provider.store.get('/services')).toBeDefined();
+      provider.clear();
+    }
+  });
+
   it('drops every query variant of an invalidated path', async () => {
     const provider = createByteLimitedProvider();
     await provider.onRequest!(ctx('http://x/articles?tag=ai'), renderer().next);

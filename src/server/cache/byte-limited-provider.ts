@@ -12,6 +12,7 @@ import { ByteLimitedStore, type CachedPage } from './byte-store';
 import { applySharedCacheHeaders } from './shared-cache';
 import { registerFastPath } from './fast-path';
 import { invalidateMemos } from './memo';
+import { registerRouteCache } from './route-cache';
 
 /** Headers that steer this cache, not browsers or CDNs: kept out of the stored (replayed) headers. */
 const NOT_REPLAYED = new Set(['set-cookie', 'cdn-cache-control', 'x-astro-cache']);
@@ -65,12 +66,15 @@ function isStorable(response: Response, pathname: string): boolean {
 /** How many query URLs seen once are remembered (a few hundred KB of keys at most). */
 const SEEN_ONCE_LIMIT = 10_000;
 
-export function createByteLimitedProvider(maxBytes?: number): CacheProvider & { readonly store: ByteLimitedStore } {
+export function createByteLimitedProvider(maxBytes?: number): CacheProvider & { readonly store: ByteLimitedStore; clear(): void } {
   const store = new ByteLimitedStore(maxBytes);
   // Admission: a URL with a query string is stored the second time it is asked for. One-off queries
   // (cache busters, a flood of random parameters) then never push real pages out of the cache, and the
   // render they cost is not followed by a copy into memory.
   const seenOnce = new Set<string>();
+  // Bumped by every invalidation: a render that began before one (it may have read the old content) is
+  // answered but not stored. Another process's write reaches here while such a render runs.
+  let generation = 0;
   const admit = (key: string) => {
     if (!key.includes('?') || seenOnce.delete(key)) return true;
     if (seenOnce.size >= SEEN_ONCE_LIMIT) seenOnce.clear();
@@ -90,6 +94,7 @@ export function createByteLimitedProvider(maxBytes?: number): CacheProvider & { 
         headers.set('X-Astro-Cache', 'HIT');
         return new Response(cached.body, { status: cached.status, headers });
       }
+      const renderedFrom = generation;
       const response = await next();
       const maxAgeSeconds = maxAgeOf(response);
       if (maxAgeSeconds <= 0 || !isStorable(response, context.url.pathname)) return response;
@@ -98,7 +103,7 @@ export function createByteLimitedProvider(maxBytes?: number): CacheProvider & { 
         .map((t) => t.trim())
         .filter(Boolean);
       applySharedCacheHeaders(response.headers, tags);
-      if (!admit(key)) {
+      if (generation !== renderedFrom || !admit(key)) {
         response.headers.set('X-Astro-Cache', 'MISS');
         return response;
       }
@@ -115,8 +120,14 @@ export function createByteLimitedProvider(maxBytes?: number): CacheProvider & { 
       response.headers.set('X-Astro-Cache', 'MISS');
       return response;
     },
+    /** Drops every page (this process may have missed invalidations). */
+    clear() {
+      generation += 1;
+      store.deleteWhere(() => true);
+    },
     async invalidate({ path, tags }) {
       const tagList = tags === undefined ? [] : Array.isArray(tags) ? tags : [tags];
+      generation += 1;
       invalidateMemos(tagList);
       store.deleteWhere(
         (key, entry) =>
@@ -131,6 +142,10 @@ const provider: CacheProviderFactory<{ maxBytes?: number }> = (options) => {
   const fromEnv = process.env.ROUTE_CACHE_BYTES ? Number(process.env.ROUTE_CACHE_BYTES) : undefined;
   const provider = createByteLimitedProvider(options?.maxBytes ?? fromEnv);
   registerFastPath(provider.store, cacheKey);
+  registerRouteCache({
+    invalidate: (tags) => void provider.invalidate({ tags: [...tags] }),
+    clear: () => provider.clear(),
+  });
   return provider;
 };
 

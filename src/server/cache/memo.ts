@@ -1,7 +1,8 @@
 /**
  * In-process memo for small reads that every render repeats (SEO rows, site texts), dropped when one of
- * its cache tags is invalidated — the same signal that clears the route cache — and after a time-to-live,
- * so other server processes (PostgreSQL deployments) converge within the route cache's own max-age.
+ * its cache tags is invalidated — the same signal that clears the route cache, which reaches every server
+ * process through the event bus (docs/decisions/022) — and after a time-to-live: the backstop for a
+ * signal that could not be sent (every process also drops all memos when its listener reconnects).
  */
 // On globalThis: the route-cache provider and the pages may end up in different chunks of the build, and
 // both must reach the same registry.
@@ -37,6 +38,11 @@ export function tagMemo<T>(tags: readonly string[], ttlMs: number, load: (key: s
   };
   registry.add({ tags, clear: memo.clear });
   return memo;
+}
+
+/** Drops every memo (events may have been missed). */
+export function clearAllMemos() {
+  for (const m of registry) m.clear();
 }
 
 /** Drops every memo that depends on one of `tags`. */

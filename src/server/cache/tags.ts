@@ -1,12 +1,15 @@
 /**
  * Route-cache tags per content type. Public pages declare the tags of the content they render; a write
- * invalidates the tags it touches. Invalidation goes through here because Astro throws when no cache
- * provider is configured (dev, tests): that case is not an error for a write.
+ * invalidates the tags it touches, in this process and — through the event bus — in every other one
+ * (docs/decisions/022). Invalidation goes through here because Astro throws when no cache provider is
+ * configured (dev, tests): that case is not an error for a write.
  */
 import type { AstroGlobal, APIContext } from 'astro';
 import { enqueueCdnPurge } from '../cdn/purge-queue';
+import { onEvent, onResync, publish } from '../events/bus';
 import { logger } from '../logger';
-import { invalidateMemos } from './memo';
+import { clearAllMemos, invalidateMemos } from './memo';
+import { clearRouteCache, invalidateRouteCache } from './route-cache';
 
 export const CACHE_TAGS = {
   services: 'services',
@@ -39,6 +42,21 @@ export function cachePublicPage(ctx: CacheHolder, tags: readonly CacheTag[]) {
   ctx.cache.set({ maxAge: PUBLIC_PAGE_MAX_AGE_SECONDS, tags: [...new Set([...tags, ...EVERY_PAGE_TAGS])] });
 }
 
+export const TAGS_TOPIC = 'cache.tags';
+
+// Another process wrote: its tags leave this process's memos and route cache. The route cache is reached
+// through its registration: an event has no request to call `cache.invalidate` on.
+onEvent<{ tags: string[] }>(TAGS_TOPIC, ({ tags }) => {
+  invalidateMemos(tags);
+  invalidateRouteCache(tags);
+});
+// This process may have missed invalidations: everything it cached is dropped.
+onResync('route-cache', () => {
+  clearAllMemos();
+  clearRouteCache();
+});
+
+/** Drops the pages and memos of `tags`: in this process through the request's cache, then in every other one. */
 export async function invalidateTags(ctx: CacheHolder, tags: readonly CacheTag[]) {
   // In-process memos first: they must drop even where no route cache is configured (dev, tests).
   invalidateMemos(tags);
@@ -47,6 +65,10 @@ export async function invalidateTags(ctx: CacheHolder, tags: readonly CacheTag[]
   } catch (err) {
     logger.debug({ err }, 'route cache not configured; nothing to invalidate');
   }
-  // After this process's own copy is gone, so the CDN's next fetch gets the new page (decision 024).
+  // This process's part is done; the others are told.
+  await publish(TAGS_TOPIC, { tags: [...tags] }, { here: false });
+  // After this process's own copy is gone, so the CDN's next fetch gets the new page (decision 024). The
+  // other processes may still hold theirs for the NOTIFY's few milliseconds: the purge is sent from the
+  // queue after that (decision 022).
   await enqueueCdnPurge(tags);
 }

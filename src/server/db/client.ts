@@ -32,8 +32,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** PGlite only: the raw client (dump/restore in tests). */
   pglite?: PGlite;
-  /** PostgreSQL only: the connection pool (its counts are metrics). */
-  pool?: pg.Pool;
+  /** PostgreSQL only: the connection string and the pool (the event bus NOTIFYs through it; its counts are metrics). */
+  postgres?: { url: string; pool: pg.Pool };
 }
 
 /**
@@ -45,7 +45,6 @@ export const CONNECT_TIMEOUT_MS = 5_000;
 
 /** How the site's connections name themselves to PostgreSQL (pg_stat_activity): `db:restore` looks for them. */
 export const APPLICATION_NAME = 'agency-site';
-
 
 /**
  * PGlite's default 128 MB buffer pool lives in WebAssembly memory that is never returned; a small site's
@@ -79,7 +78,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     return {
       db,
       kind: 'postgres',
-      pool,
+      postgres: { url: target.url, pool },
       migrate: () => migratePg(db as never, { migrationsFolder: migrationsFolder() }),
       ping: async () => {
         await pool.query('select 1');

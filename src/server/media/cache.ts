@@ -2,15 +2,16 @@
  * Hot images in memory, so a popular picture is not read out of the database on every request
  * (docs/decisions/019). Originals and variants share one LRU bounded by bytes (MEDIA_CACHE_BYTES);
  * concurrent misses for the same file share one load (single flight); a deleted image is forgotten
- * here at once, and entries expire after a few minutes so other server processes (PostgreSQL
- * deployments) forget a deletion too.
+ * here at once and by every other server process when the event reaches it (docs/decisions/022);
+ * entries also expire after a few minutes, the backstop for an event that could not be sent.
  */
+import { onEvent, onResync, publish } from '../events/bus';
 import { ByteLimitedStore, type CachedPage } from '../cache/byte-store';
 import { MEDIA_VARIANT_WIDTHS } from '../../shared/media-variants';
 import { config } from '../config';
 import { mediaHeaders } from './response-headers';
 
-/** As long as a cached public page lives (PUBLIC_PAGE_MAX_AGE_SECONDS): how stale another process may be. */
+/** As long as a cached public page lives (PUBLIC_PAGE_MAX_AGE_SECONDS): the backstop for a deletion event that could not be sent. */
 export const MEDIA_CACHE_MAX_AGE_SECONDS = 300;
 
 export interface LoadedImage {
@@ -70,6 +71,13 @@ export class MediaCache {
     }
   }
 
+  /** Drops everything (events may have been missed). */
+  clear(): void {
+    this.#generation += 1;
+    this.store.deleteWhere(() => true);
+    this.#loading.clear();
+  }
+
   #keep(key: string, bytes: Uint8Array): void {
     if (bytes.byteLength > this.maxEntryBytes) return;
     // An exact copy: the driver's buffer may be a slice of a larger one that should not stay alive.
@@ -95,7 +103,11 @@ export function mediaCache(): MediaCache {
   return holder.__agencyMediaCache;
 }
 
-/** A deleted image must not be served from memory any more. */
-export function forgetMedia(id: string): void {
-  holder.__agencyMediaCache?.forget(id);
+const FORGET_TOPIC = 'media.forget';
+onEvent<{ id: string }>(FORGET_TOPIC, ({ id }) => holder.__agencyMediaCache?.forget(id));
+onResync('media-cache', () => holder.__agencyMediaCache?.clear());
+
+/** A deleted image must not be served from memory any more, by this process or any other. */
+export function forgetMedia(id: string): Promise<void> {
+  return publish(FORGET_TOPIC, { id });
 }

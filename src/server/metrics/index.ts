@@ -130,7 +130,7 @@ export function createMetrics(token: string, handle: DatabaseHandle): MetricsHoo
       }
     },
   });
-  const pool = handle.pool;
+  const pool = handle.postgres?.pool;
   if (pool) {
     new client.Gauge({
       name: 'agency_db_pool_connections',

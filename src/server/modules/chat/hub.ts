@@ -1,8 +1,8 @@
 /**
  * Live chat events inside this server process: the visitor's open widget listens to its conversation, the
- * admin inbox to every conversation. One seam (ARCHITECTURE.md "Admin area"): several server processes
- * later share these through PostgreSQL LISTEN/NOTIFY behind the same publish/subscribe. Listeners cost a
- * closure each and nothing polls the database.
+ * admin inbox to every conversation. Listeners cost a closure each and nothing polls the database. Other
+ * server processes' changes arrive here through the event bus (live.ts, docs/decisions/022), so a visitor
+ * on one process and the admin on another see each other live.
  */
 import type { ChatConversationState, ChatMessageDto, InboxConversationDto } from '../../../shared/chat';
 
@@ -49,3 +49,5 @@ export const publishToInbox = (event: InboxEvent) => hub.inbox.publish(INBOX, ev
 export const subscribeToInbox = (listener: Listener<InboxEvent>) => hub.inbox.subscribe(INBOX, listener);
 /** Open listeners (bench, tests): of one conversation, or of all. */
 export const conversationListenerCount = (conversationId?: string) => hub.conversations.count(conversationId);
+/** Open inbox listeners in this process. */
+export const inboxListenerCount = () => hub.inbox.count(INBOX);

@@ -6,10 +6,13 @@
  * The server ends a stream itself when its grant ends or its lifetime is up (docs/decisions/017): it sends
  * `event: end` and closes, and the browser opens a new stream, which runs every check again. When the
  * process stops, `end` says `restart` after a `retry:` field (docs/decisions/025): reconnect a little later.
+ * When this process may have missed other processes' events (its listener reconnected, docs/decisions/022)
+ * every open stream ends with `resync`: the new one replays what the browser has not seen.
  */
+import { onResync } from '../../events/bus';
 import { STREAM_END_EVENT, type StreamEndData, type StreamEndReason } from '../../../shared/live-streams';
 import { NO_STORE } from './http';
-import { RESTART_RETRY_MS, trackOpenStream } from './open-streams';
+import { endOpenStreams, RESTART_RETRY_MS, trackOpenStream } from './open-streams';
 
 export const PING_INTERVAL_MS = 25_000;
 /** How long a browser waits before reconnecting after the stream drops. */
@@ -40,6 +43,8 @@ export interface SseEnding {
   /** The stream ends after this long, whatever happens. */
   maxLifetimeMs?: number;
 }
+
+onResync('live-streams', () => void endOpenStreams('resync'));
 
 /** `signal` is the client's (it left); `ending` are the server's reasons to end the stream. */
 export function sseResponse(source: SseSource, signal: AbortSignal, ending: SseEnding = {}): Response {
@@ -74,7 +79,7 @@ export function sseResponse(source: SseSource, signal: AbortSignal, ending: SseE
         write(formatEvent({ event: STREAM_END_EVENT, data }));
         cleanup();
       };
-      const untrack = trackOpenStream(() => end('restart'));
+      const untrack = trackOpenStream(end);
       const endWithGrant = () => end('grant-ended');
       const lifetime = ending.maxLifetimeMs !== undefined ? setTimeout(() => end('lifetime'), ending.maxLifetimeMs) : undefined;
       cleanup = () => {

@@ -6,6 +6,7 @@
  * sends its `end` event and closes. The browser reconnects at once and the server checks again. Streams
  * also end on their own after a bounded lifetime, so nothing the end events miss lives for long.
  */
+import { onEvent, publish } from '../../events/bus';
 import { logger } from '../../logger';
 import { countOpen, endLocalStreams, register, type GrantHolder, type GrantsEnded, type StreamKind } from './registry';
 
@@ -46,20 +47,22 @@ export function holdGrant(holder: GrantHolder): LiveGrant {
 /** Streams of one kind an account has open in this process (the per-account cap). */
 export const liveStreamCount = (userId: string, kind: StreamKind) => countOpen(userId, kind);
 
-/**
- * The one function every end goes through. Today it ends this process's streams. With several server
- * processes it becomes a PostgreSQL NOTIFY on one channel, whose LISTEN handler in every process calls
- * endLocalStreams with the same event; callers do not change. It never throws: the change that ended the
- * grant is already committed, and a stream the event misses still ends with its lifetime.
- */
-async function publishGrantsEnded(event: GrantsEnded): Promise<void> {
-  try {
-    const ended = endLocalStreams(event);
-    if (ended > 0) logger.info({ ...event, ended }, 'live streams ended with their grant');
-  } catch (err) {
-    logger.error({ err, ...event }, 'could not end live streams; they end with their lifetime');
-  }
+const GRANTS_TOPIC = 'grants.ended';
+
+/** Ends this process's streams of the event: for this process's ends and for every other process's. */
+function endHere(event: GrantsEnded) {
+  const ended = endLocalStreams(event);
+  if (ended > 0) logger.info({ ...event, ended }, 'live streams ended with their grant');
 }
+onEvent<GrantsEnded>(GRANTS_TOPIC, endHere);
+
+/**
+ * The one function every end goes through: this process's streams end at once, every other process's
+ * when its LISTEN receives the NOTIFY (docs/decisions/022). It never throws: the change that ended the
+ * grant is already committed, and a stream the event misses still ends with its lifetime (and every
+ * stream of a process whose listener reconnected is told to reconnect).
+ */
+const publishGrantsEnded = (event: GrantsEnded): Promise<void> => publish(GRANTS_TOPIC, event);
 
 /** After a role change or disabling has committed: every stream of the account, on every session. */
 export const endStreamsOfUser = (userId: string) => publishGrantsEnded({ userId });

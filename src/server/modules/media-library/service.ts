@@ -190,8 +190,8 @@ export async function updateMediaAlt(actorId: string | undefined, id: string, al
 }
 
 /**
- * Deletes an image no page uses; while one does, refuses and names every place (storage/in-use). This
- * process's media cache drops it at once; other processes' within MEDIA_CACHE_MAX_AGE_SECONDS.
+ * Deletes an image no page uses; while one does, refuses and names every place (storage/in-use). Every
+ * process's media cache drops it: this one at once, the others when the event reaches them (decision 022).
  */
 export async function deleteMedia(actorId: string | undefined, id: string): Promise<void> {
   await adminWrite(actorId, async (tx, actor) => {
@@ -214,5 +214,5 @@ export async function deleteMedia(actorId: string | undefined, id: string): Prom
     });
   });
   // After the commit: a read that starts now finds no row, and one already running does not store its copy.
-  forgetMedia(id);
+  await forgetMedia(id);
 }

@@ -12,8 +12,8 @@ import { detailExists, publicDetailIds } from './repository';
 type Reader = Pick<Database, 'select'>;
 
 /**
- * The detail ids, read once and kept until a content write invalidates their tags (or a minute passes,
- * for the writes of other server processes): the page-view beacon asks on every view.
+ * The detail ids, read once and kept until a content write on any server process invalidates their tags
+ * (docs/decisions/022; a minute at most, the backstop): the page-view beacon asks on every view.
  */
 const detailIds = tagMemo([CACHE_TAGS.services, CACHE_TAGS.packages, CACHE_TAGS.demos, CACHE_TAGS.articles], 60_000, () => publicDetailIds());
 
