@@ -9,9 +9,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GET as exportRoute } from '../../src/pages/api/admin/content/export';
 import { POST as importRoute } from '../../src/pages/api/admin/content/import';
 import { CACHE_TAGS } from '../../src/server/cache/tags';
+import { config } from '../../src/server/config';
 import { activityLog, faqs, services } from '../../src/server/db/schema';
 import type { RequestUser } from '../../src/server/guards/session';
 import { createRecord } from '../../src/server/modules/content/service';
+import { contentFileLimitBytes } from '../../src/shared/content-transfer';
 import { createAuthHarness, SITE, type AuthHarness } from '../support/auth';
 
 let h: AuthHarness;
@@ -173,10 +175,14 @@ describe('import', () => {
     expect(await tableCounts()).toEqual({ services: 0, faqs: 0, activity: 0 });
   });
 
-  it('a file over 64 MiB is refused with 413 before it is read', async () => {
-    const res = await importAs(admin, '{}', { 'content-length': String(64 * 1024 * 1024 + 1) }).response;
+  it("a file over the site's limit (records plus the media quota in base64) is refused with 413 before it is read", async () => {
+    const limit = contentFileLimitBytes(config().MEDIA_QUOTA_BYTES);
+    const res = await importAs(admin, '{}', { 'content-length': String(limit + 1) }).response;
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ code: 'REQUEST_TOO_LARGE', message: 'The request is too large.' });
+    expect(await res.json()).toEqual({
+      code: 'REQUEST_TOO_LARGE',
+      message: 'backup.json is larger than 731 MB, the most this site imports (its records and a full media library). Nothing was imported.',
+    });
   });
 
   it('names the entry by the uploaded file, without its path or markup', async () => {
