@@ -9,7 +9,7 @@ import { openDatabase, type Database, type DatabaseHandle } from '../../src/serv
 import { mailQueue } from '../../src/server/db/schema';
 import type { Mailer } from '../../src/server/mail';
 import { enqueueMail, LEASE_MS, sendDueMail } from '../../src/server/mail/queue';
-import { freshDatabase } from '../support/db';
+import { freshDatabase, postgresUrlOf } from '../support/db';
 
 let handle: DatabaseHandle;
 /** The second instance's own pool on the same database (PostgreSQL); the same handle on PGlite. */
@@ -18,7 +18,7 @@ let otherDb: Database;
 
 beforeAll(async () => {
   handle = await freshDatabase();
-  const url = process.env.TEST_DATABASE_URL ? await currentDatabaseUrl() : undefined;
+  const url = process.env.TEST_DATABASE_URL ? await postgresUrlOf(handle) : undefined;
   other = url ? await openDatabase({ kind: 'postgres', url }) : undefined;
   otherDb = other?.db ?? handle.db;
 });
@@ -26,14 +26,6 @@ afterAll(async () => {
   await other?.close();
   await handle.close();
 });
-
-/** The URL of the throw-away database freshDatabase made (same server, that database's name). */
-async function currentDatabaseUrl(): Promise<string> {
-  const rows = (await handle.db.execute<{ name: string }>('select current_database() as name')) as unknown as { rows: Array<{ name: string }> };
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  url.pathname = `/${rows.rows[0]!.name}`;
-  return url.toString();
-}
 
 /** A mailer that counts what it was asked to send and takes a little while, as SMTP does. */
 function countingMailer(delayMs = 5) {
