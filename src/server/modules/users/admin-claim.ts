@@ -75,7 +75,7 @@ export async function announceAdminClaim(siteUrl: string, locks: SiteLocks = dbH
         logger.warn(
           { adminClaimIssuedAt: issuedAt?.toISOString() },
           issuedAt
-            ? `This site has no admin. Its claim link was printed at ${issuedAt.toISOString()} in the log of another running instance of this site, and still works; or run: ${createAdminHint}.`
+            ? `This site has no admin. Its claim link was printed at ${issuedAt.toISOString()} in the log of another running process of this site (another instance, or another worker of this one), and still works; or run: ${createAdminHint}.`
             : `This site has no admin, and another running instance holds the admin claim. Run: ${createAdminHint} (or restart that instance for a new claim link).`,
         );
         return { kind: 'printed-elsewhere', issuedAt };
