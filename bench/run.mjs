@@ -18,6 +18,7 @@ import { READS_TARGET_MS, serverP95 } from './admin-reads.mjs';
 import { describeImport, IMPORT_TARGET, importPasses } from './firebase-import.mjs';
 import { mediaRows, mediaServing } from './media-serving.mjs';
 import { bodyFlood, floodRows } from './body-flood.mjs';
+import { workersBench, workersRows } from './workers.mjs';
 import { cpuMicros, rssMb } from './load-run.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
 import { freePort } from './free-port.mjs';
@@ -46,8 +47,8 @@ const TARGETS = {
 // (g) the admin's article list with this many articles in the database.
 const BENCH_ARTICLES = 1000;
 
-// Whole-run guard: whatever happens, the server is stopped and the process ends. (m) and (n) start servers
-// of their own and add about 5 minutes to the run.
+// Whole-run guard: whatever happens, the server is stopped and the process ends. (m), (n) and (o) start
+// servers of their own and add about 6 minutes to the run.
 const deadline = setTimeout(() => {
   console.error('bench: gave up after 25 minutes');
   cleanup();
@@ -422,6 +423,14 @@ async function main() {
     log(`body floods not measured: ${err instanceof Error ? err.message : err}`);
   }
 
+  log('(o) uncached renders with 1 and 2 worker processes on PostgreSQL (servers of their own)');
+  let workers;
+  try {
+    workers = await workersBench({ seconds: DURATION, connections: CONNECTIONS, distDir: path.relative(root, distDir), log: (m) => log(`(o) ${m}`) });
+  } catch (err) {
+    log(`workers not measured: ${err instanceof Error ? err.message : err}`);
+  }
+
   const ratio = staticFile.rps > 0 ? cached.rps / staticFile.rps : 0;
   // Server CPU per request: what a hit costs the server, whatever the load generator manages to parse.
   const cpuRatio = cached.cpuUsPerReq > 0 ? staticFile.cpuUsPerReq / cached.cpuUsPerReq : 0;
@@ -494,6 +503,7 @@ async function main() {
     ...importRows(firebaseImport),
     ...mediaRows(media, mark),
     ...floodRows(flood, mark),
+    ...workersRows(workers, mark),
   ];
   const errors = [staticFile, cached, uncached].reduce((a, r) => a + r.errors + r.non2xx, 0);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['Measure', 'Result', 'Target', ''][i].length));
@@ -528,6 +538,7 @@ async function main() {
     firebaseImport: firebaseImport ?? null,
     mediaServing: media ?? null,
     bodyFlood: flood ?? null,
+    workers: workers ?? null,
     failedResponses: errors,
     targets: TARGETS,
   };
