@@ -17,6 +17,8 @@ export const SITE_LOCKS = {
   seed: 2,
   /** Held by the process that printed the admin claim link, for as long as it runs. */
   adminClaim: 3,
+  /** Around a start's look at the claim, so one starting alongside the printer reads its link's time. */
+  announceClaim: 4,
 } as const;
 export type SiteLock = keyof typeof SITE_LOCKS;
 

@@ -67,27 +67,33 @@ export async function announceAdminClaim(siteUrl: string, locks: SiteLocks = dbH
       await issueAdminClaim(); // clears any claim left over
       return { kind: 'not-needed' };
     }
-    let held = heldClaimLocks.get(locks);
-    if (!held) {
-      held = await locks.tryHold('adminClaim');
+    // One start at a time from here: a process starting alongside the printer reads the link it wrote.
+    const outcome = await locks.runExclusive('announceClaim', async () => {
+      let held = heldClaimLocks.get(locks);
       if (!held) {
-        const issuedAt = await transaction((tx) => repo.adminClaimIssuedAt(tx));
-        logger.warn(
-          { adminClaimIssuedAt: issuedAt?.toISOString() },
-          issuedAt
-            ? `This site has no admin. Its claim link was printed at ${issuedAt.toISOString()} in the log of another running process of this site (another instance, or another worker of this one), and still works; or run: ${createAdminHint}.`
-            : `This site has no admin, and another running instance holds the admin claim. Run: ${createAdminHint} (or restart that instance for a new claim link).`,
-        );
-        return { kind: 'printed-elsewhere', issuedAt };
+        held = await locks.tryHold('adminClaim');
+        if (!held) return { kind: 'printed-elsewhere' as const, issuedAt: await transaction((tx) => repo.adminClaimIssuedAt(tx)) };
+        heldClaimLocks.set(locks, held);
       }
-      heldClaimLocks.set(locks, held);
+      const token = await issueAdminClaim();
+      if (!token) {
+        heldClaimLocks.delete(locks);
+        await held.release();
+      }
+      return { kind: 'issued' as const, token };
+    });
+    if (outcome.kind === 'printed-elsewhere') {
+      const { issuedAt } = outcome;
+      logger.warn(
+        { adminClaimIssuedAt: issuedAt?.toISOString() },
+        issuedAt
+          ? `This site has no admin. Its claim link was printed at ${issuedAt.toISOString()} in the log of another running process of this site (another instance, or another worker of this one), and still works; or run: ${createAdminHint}.`
+          : `This site has no admin, and another running instance holds the admin claim. Run: ${createAdminHint} (or restart that instance for a new claim link).`,
+      );
+      return outcome;
     }
-    const token = await issueAdminClaim();
-    if (!token) {
-      heldClaimLocks.delete(locks);
-      await held.release();
-      return { kind: 'not-needed' };
-    }
+    const { token } = outcome;
+    if (!token) return { kind: 'not-needed' };
     const url = claimUrl(siteUrl, token);
     const adminEmail = config().ADMIN_EMAIL;
     logger.warn(
