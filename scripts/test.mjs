@@ -19,7 +19,8 @@ const steps = [
     : []),
   ['build', bin('astro'), ['build']],
   // The admin specs change the content the public specs count on: they run last (playwright.config.ts).
-  ['browser tests', bin('playwright'), ['test'], { E2E_ADMIN_LAST: '1' }],
+  // Specs that run several processes on PostgreSQL (workers.spec.ts) start their own servers on it.
+  ['browser tests', bin('playwright'), ['test'], { E2E_ADMIN_LAST: '1', ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}) }],
 ];
 
 for (const [label, command, args, extraEnv = {}] of steps) {
