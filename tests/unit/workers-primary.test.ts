@@ -24,8 +24,8 @@ function primary(workers: Record<string, string>) {
   const child = spawn(process.execPath, [path.join(root, 'tests/support/fake-cluster-server.mjs')], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   let out = '';
   const messages: unknown[] = [];
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   child.on('message', (m) => messages.push(m));
   return {
     child,
