@@ -1,6 +1,6 @@
 // (o) WORKERS=1 next to WORKERS=2 on PostgreSQL: uncached landing renders (`/?bench=N`, a new route-cache
 // key per request, so every request renders the page and reads the database). Each setting gets its own
-// server and database, both started before the first run; the runs alternate (1, 2, 1, 2) so a neighbour's
+// server and database, both started before the first run; the runs alternate (1, 2, 1, 2, 1, 2) so a neighbour's
 // burst on this shared machine hurts both alike, and each setting's best round is compared. Needs
 // BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL server); without one the row says so.
 //
@@ -12,7 +12,7 @@ import { loadRun } from './load-run.mjs';
 
 /** The issue's target on a 2-core machine. */
 export const WORKERS_TARGET_RATIO = 1.5;
-const ROUNDS = 2;
+const ROUNDS = 3;
 
 /** The primary and its workers: CPU is counted over all of them. */
 function processTree(pid) {
