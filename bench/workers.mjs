@@ -1,8 +1,8 @@
 // (o) WORKERS=1 next to WORKERS=2 on PostgreSQL: uncached landing renders (`/?bench=N`, a new route-cache
-// key per request, so every request renders the page and reads the database). Each setting gets its own
-// server and database, both started before the first run; the runs alternate (1, 2, 1, 2, 1, 2) so a neighbour's
-// burst on this shared machine hurts both alike, and each setting's best round is compared. Needs
-// BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL server); without one the row says so.
+// key per request, so every request renders the page). Each setting gets its own server and database, both
+// started before the first run; the runs alternate (1, 2, 1, 2, 1, 2) so a neighbour's burst on this
+// shared machine hurts both alike, and each setting's best round is compared. Needs BENCH_DATABASE_URL or
+// TEST_DATABASE_URL (a PostgreSQL server); without one the row says so.
 //
 //   node bench/workers.mjs [--duration=10] [--dist=dist] [--json]
 import { execFileSync } from 'node:child_process';
