@@ -5,7 +5,7 @@
 // TEST_DATABASE_URL (a PostgreSQL server); without one the row says so.
 //
 //   node bench/workers.mjs [--duration=10] [--dist=dist] [--json]
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { startBenchServer } from './bench-server.mjs';
 import { loadRun } from './load-run.mjs';
@@ -24,12 +24,34 @@ function processTree(pid) {
   }
 }
 
+/** Pure computation for `ms` in a child process: how much it got done (a share of a free core). */
+function spin(ms) {
+  const code = `const end = Date.now() + ${ms}; let n = 0; while (Date.now() < end) for (let i = 0; i < 1e5; i++) n += Math.sqrt(i); console.log(n);`;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', () => resolve(Number(out) || 0));
+  });
+}
+
+/**
+ * What the machine gives two busy processes at this moment, as a multiple of one: 2 on an idle 2-core
+ * machine, less when other work holds a core. The workers' ratio cannot exceed it.
+ */
+async function twoProcessCeiling(ms = 3000) {
+  const one = await spin(ms);
+  const two = (await Promise.all([spin(ms), spin(ms)])).reduce((a, b) => a + b, 0);
+  return one > 0 ? Math.round((two / one) * 100) / 100 : 0;
+}
+
 export async function workersBench({ seconds = 10, connections = 20, distDir = 'dist', log = () => {} }) {
   const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!serverUrl) return { skipped: 'no PostgreSQL server: set BENCH_DATABASE_URL or TEST_DATABASE_URL' };
   // Node 24 runs this TypeScript file as is (types stripped).
   const { createPostgresDatabase } = await import('../tests/support/postgres-database.ts');
   const setups = [];
+  let ceilingBefore = 0;
   try {
     for (const workers of [1, 2]) {
       const database = await createPostgresDatabase(serverUrl, `bench_workers${workers}`);
@@ -45,6 +67,7 @@ export async function workersBench({ seconds = 10, connections = 20, distDir = '
       // JIT and pools warm in every worker.
       await loadRun({ base: setup.bench.base, pid: setup.bench.server.pid, path: '/', distinctQuery: true, connections, duration: 3 });
     }
+    ceilingBefore = await twoProcessCeiling();
     for (let round = 1; round <= ROUNDS; round++) {
       for (const setup of setups) {
         log(`round ${round}: WORKERS=${setup.workers}`);
@@ -61,7 +84,8 @@ export async function workersBench({ seconds = 10, connections = 20, distDir = '
   const best = (runs) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
   const [one, two] = setups.map((s) => best(s.runs));
   const failed = setups.flatMap((s) => s.runs).reduce((sum, r) => sum + r.errors + Object.entries(r.statuses).filter(([code]) => !code.startsWith('2')).reduce((a, [, c]) => a + c, 0), 0);
-  return { one, two, ratio: one.rps > 0 ? Math.round((two.rps / one.rps) * 100) / 100 : 0, rounds: setups.map((s) => s.runs.map((r) => r.rps)), failed };
+  const ceiling = [ceilingBefore, await twoProcessCeiling()];
+  return { one, two, ratio: one.rps > 0 ? Math.round((two.rps / one.rps) * 100) / 100 : 0, rounds: setups.map((s) => s.runs.map((r) => r.rps)), failed, ceiling };
 }
 
 export function workersRows(r, mark) {
@@ -72,6 +96,7 @@ export function workersRows(r, mark) {
     ['(o) uncached renders, WORKERS=2 / WORKERS=1', `${r.ratio}× (rounds: ${r.rounds[0].join(', ')} vs ${r.rounds[1].join(', ')} req/s; ${r.failed} failed)`, target, mark(r.ratio >= WORKERS_TARGET_RATIO && r.failed === 0)],
     ['    WORKERS=1, PostgreSQL', line(r.one), 'reference', ''],
     ['    WORKERS=2, PostgreSQL', line(r.two), 'reference', ''],
+    ['    two busy processes vs one, same machine', `${r.ceiling.join('× before, ')}× after the runs (about the most two workers could gain; 2× on an idle 2-core machine)`, 'information', ''],
   ];
 }
 
