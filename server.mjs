@@ -6,6 +6,7 @@
 // database read → route-cache hits (stored with their full headers) → baseline security headers → refuse
 // oversize bodies → built files from memory → Astro (middleware, pages, endpoints). See docs/decisions/002
 // and 019.
+import cluster from 'node:cluster';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -15,13 +16,24 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { exitUnlessListenable, listenAddress, listenFailure } from './scripts/listen-address.mjs';
 import { READY_MESSAGE } from './scripts/supervise.mjs';
+import { runWorkers, workersOrExit } from './scripts/workers.mjs';
 
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
+// WORKERS > 1 (PostgreSQL only): this process becomes the primary of that many server processes sharing
+// the port (scripts/workers.mjs), each of which runs the rest of this file; the primary never gets past here.
+if (cluster.isPrimary) {
+  const workers = workersOrExit();
+  if (workers > 1) {
+    await exitUnlessListenable(listenAddress());
+    await runWorkers({ count: workers });
+  }
+}
 // Under the launcher's supervisor (scripts/supervise.mjs) an IPC channel tells it when the server listens.
 // The channel must not keep the process alive, and a launcher killed without stopping the server first
 // (kill -9) must not leave it holding the port and the data folder: then it stops as on SIGTERM.
+// A cluster worker (WORKERS > 1) keeps its channel referenced: the primary answers its listen requests on it.
 if (process.send) {
-  process.channel?.unref();
+  if (!cluster.isWorker) process.channel?.unref();
   process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 }
 // Before anything is loaded or opened: a taken port is one line, and DATA_DIR is left untouched.
@@ -304,7 +316,9 @@ function restoreCacheTag(res) {
 
 async function warmUp() {
   const probe = http.createServer((req, res) => handler(req, res));
-  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  // exclusive: a worker's private port is its own, not one shared through the cluster's primary (whose
+  // warm-up request could reach another worker and leave this one cold).
+  await new Promise((resolve) => probe.listen({ port: 0, host: '127.0.0.1', exclusive: true }, resolve));
   const { port } = probe.address();
   try {
     for (const p of ['/readyz', '/']) {

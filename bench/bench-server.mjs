@@ -47,13 +47,13 @@ export async function halt(child) {
 }
 
 /**
- * @param {{ distDir: string, seed?: boolean, content?: object, env?: Record<string, string>, databaseUrl?: string }} options
- *   distDir relative to the project; `content` the sections of a content file, imported first;
- *   `databaseUrl` a PostgreSQL database instead of the embedded one (several servers may share it).
+ * @param {{ distDir: string, seed?: boolean, content?: object, env?: Record<string, string> }} options
+ *   distDir relative to the project; `content` the sections of a content file, imported first; `env` extra
+ *   settings (DATABASE_URL for PostgreSQL, WORKERS: ready once every worker listens).
  * @returns the server (`bench.server` is its current process), `restart()` (same data folder and port: a
  *   fresh process for a row that may have hurt the last one) and `stop()` (also removes the data folder).
  */
-export async function startBenchServer({ distDir, seed = true, content, env: extra = {}, databaseUrl }) {
+export async function startBenchServer({ distDir, seed = true, content, env: extra = {} }) {
   if (!fs.existsSync(path.join(root, distDir, 'server', 'entry.mjs'))) throw new Error(`no build in ${distDir}/ (run npx astro build)`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-row-'));
   const removeDataDir = removeOnExit(dataDir);
@@ -71,17 +71,22 @@ export async function startBenchServer({ distDir, seed = true, content, env: ext
     APP_DIST_DIR: distDir,
     ...extra,
   };
-  delete env.DATABASE_URL;
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  // The embedded database unless the row names a PostgreSQL one (bench/workers.mjs).
+  if (!extra.DATABASE_URL) delete env.DATABASE_URL;
+  const workers = Number(extra.WORKERS ?? 1);
   const base = `http://127.0.0.1:${port}`;
 
   const launch = async () => {
-    const child = killOnExit(spawn(process.execPath, SERVER_NODE_ARGS, { cwd: root, env: { ...env, ...SERVER_ENV }, stdio: ['ignore', 'ignore', 'inherit'] }));
+    const child = killOnExit(spawn(process.execPath, SERVER_NODE_ARGS, { cwd: root, env: { ...env, ...SERVER_ENV }, stdio: ['ignore', 'pipe', 'inherit'] }));
     bench.server = child;
+    // With WORKERS > 1 /readyz answers once the first worker listens; the primary says when all do.
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d.toString()));
+    const allListening = () => workers <= 1 || stdout.includes(`${workers} worker processes are serving`);
     for (let i = 0; i < 120; i++) {
       if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
       try {
-        if ((await fetch(`${base}/readyz`)).ok) return;
+        if ((await fetch(`${base}/readyz`)).ok && allListening()) return;
       } catch {
         // not listening yet
       }

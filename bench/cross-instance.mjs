@@ -70,7 +70,7 @@ export async function crossInstance({ edits = 100, distDir = 'dist', log = () =>
   const servers = [];
   try {
     log('starting two servers on one PostgreSQL database');
-    for (let i = 0; i < 2; i++) servers.push(await startBenchServer({ distDir, databaseUrl: database.url, env: { AUTH_SECRET: SECRET } }));
+    for (let i = 0; i < 2; i++) servers.push(await startBenchServer({ distDir, env: { AUTH_SECRET: SECRET, DATABASE_URL: database.url } }));
     const [a, b] = servers;
     const cookie = await adminCookie(a.base, database.url);
     const landingOnB = async () => {

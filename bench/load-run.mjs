@@ -25,12 +25,18 @@ export function cpuMicros(pid) {
 
 /**
  * GET `path` for `duration` seconds over `connections` connections (at `overallRate` requests/s in all,
- * when given: latency as a visitor sees it, not as a saturated queue).
+ * when given: latency as a visitor sees it, not as a saturated queue). `pid` is the server's process, or
+ * all of them (a primary and its workers). `distinctQuery`: every request `path?bench=N`, a new route-cache
+ * key each time, so each one is a full render.
  */
-export async function loadRun({ base, pid, path, headers = {}, connections = 20, duration = 10, overallRate }) {
-  const cpuBefore = cpuMicros(pid);
-  const result = await autocannon({ url: base, connections, duration, ...(overallRate ? { overallRate } : {}), requests: [{ method: 'GET', path, headers }] });
-  const cpu = cpuMicros(pid) - cpuBefore;
+export async function loadRun({ base, pid, path, headers = {}, connections = 20, duration = 10, overallRate, distinctQuery = false }) {
+  const pids = [pid].flat();
+  const cpuOf = () => pids.reduce((sum, p) => sum + cpuMicros(p), 0);
+  let n = 0;
+  const request = { method: 'GET', path, headers, ...(distinctQuery ? { setupRequest: (req) => ({ ...req, path: `${path}?bench=${n++}` }) } : {}) };
+  const cpuBefore = cpuOf();
+  const result = await autocannon({ url: base, connections, duration, ...(overallRate ? { overallRate } : {}), requests: [request] });
+  const cpu = cpuOf() - cpuBefore;
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
   return {
     requests: result.requests.total,

@@ -20,6 +20,7 @@ import { mediaRows, mediaServing } from './media-serving.mjs';
 import { bodyFlood, floodRows } from './body-flood.mjs';
 import { purgeRows, varnishPurge } from './varnish-purge.mjs';
 import { crossInstance, crossInstanceRows } from './cross-instance.mjs';
+import { workersBench, workersRows } from './workers.mjs';
 import { cpuMicros, rssMb } from './load-run.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
 import { freePort } from './free-port.mjs';
@@ -48,13 +49,13 @@ const TARGETS = {
 // (g) the admin's article list with this many articles in the database.
 const BENCH_ARTICLES = 1000;
 
-// Whole-run guard: whatever happens, the server is stopped and the process ends. (m), (n) and (o) start servers
-// of their own and add about 5 minutes to the run.
+// Whole-run guard: whatever happens, the server is stopped and the process ends. (m) to (q) start servers
+// of their own and add about 10 minutes to the run.
 const deadline = setTimeout(() => {
-  console.error('bench: gave up after 25 minutes');
+  console.error('bench: gave up after 40 minutes');
   cleanup();
   process.exit(0);
-}, 25 * 60_000);
+}, 40 * 60_000);
 deadline.unref();
 
 function log(msg) {
@@ -440,6 +441,14 @@ async function main() {
     log(`cross-instance invalidation not measured: ${err instanceof Error ? err.message : err}`);
   }
 
+  log('(q) uncached renders with 1 and 2 worker processes on PostgreSQL (servers of their own)');
+  let workers;
+  try {
+    workers = await workersBench({ seconds: DURATION, connections: CONNECTIONS, distDir: path.relative(root, distDir), log: (m) => log(`(q) ${m}`) });
+  } catch (err) {
+    log(`workers not measured: ${err instanceof Error ? err.message : err}`);
+  }
+
   const ratio = staticFile.rps > 0 ? cached.rps / staticFile.rps : 0;
   // Server CPU per request: what a hit costs the server, whatever the load generator manages to parse.
   const cpuRatio = cached.cpuUsPerReq > 0 ? staticFile.cpuUsPerReq / cached.cpuUsPerReq : 0;
@@ -514,6 +523,7 @@ async function main() {
     ...floodRows(flood, mark),
     ...purgeRows(purge, mark),
     ...crossInstanceRows(instances, mark),
+    ...workersRows(workers, mark),
   ];
   const errors = [staticFile, cached, uncached].reduce((a, r) => a + r.errors + r.non2xx, 0);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['Measure', 'Result', 'Target', ''][i].length));
@@ -550,6 +560,7 @@ async function main() {
     bodyFlood: flood ?? null,
     varnishPurge: purge ?? null,
     crossInstance: instances ?? null,
+    workers: workers ?? null,
     failedResponses: errors,
     targets: TARGETS,
   };

@@ -8,6 +8,7 @@ import { isBuildStale } from './build-freshness.mjs';
 import { exitUnlessListenable } from './listen-address.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from './server-process.mjs';
 import { supervise } from './supervise.mjs';
+import { workersOrExit } from './workers.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
@@ -17,6 +18,7 @@ function run(args, extraEnv = {}) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+workersOrExit(); // WORKERS > 1 without PostgreSQL: one line, before anything is built or opened
 await exitUnlessListenable();
 
 const stamp = path.join(root, 'dist', '.build-stamp');

@@ -19,8 +19,8 @@ const steps = [
     : []),
   ['build', bin('astro'), ['build']],
   // The admin specs change the content the public specs count on: they run last (playwright.config.ts).
-  // The shared server stays on PGlite; specs that run several servers on PostgreSQL (several-instances)
-  // create their own database on this server and are skipped without one.
+  // The shared server stays on PGlite; specs that run several processes on PostgreSQL (several-instances,
+  // workers) create their own database on this server and are skipped without one.
   ['browser tests', bin('playwright'), ['test'], { E2E_ADMIN_LAST: '1', ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}) }],
 ];
 

@@ -5,9 +5,11 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { adminClaims, users } from '../../src/server/db/schema';
-import { adminClaimStatus, claimAdmin, claimUrl, issueAdminClaim } from '../../src/server/modules/users/admin-claim';
+import { postgresLocks } from '../../src/server/db/advisory-lock';
+import { adminClaimStatus, announceAdminClaim, claimAdmin, claimUrl, issueAdminClaim } from '../../src/server/modules/users/admin-claim';
 import { makeAdminByEmail, promote } from '../../src/server/modules/users/service';
 import { createAuthHarness, type AuthHarness } from '../support/auth';
+import { onPostgres, postgresUrlOf } from '../support/db';
 
 /** The operator's ADMIN_EMAIL as the services read it (config() is parsed once per process). */
 const operator = vi.hoisted(() => ({ adminEmail: undefined as string | undefined }));
@@ -107,6 +109,49 @@ describe('the one-time admin claim', () => {
     const stranger = (await h.userByEmail('stranger@example.com'))!;
     await h.handle.db.update(users).set({ banned: true }).where(eq(users.id, stranger.id));
     await expect(claimAdmin(stranger.id, token)).rejects.toEqual(refusal('NO_USER_LOGGED_IN'));
+  });
+});
+
+describe.skipIf(!onPostgres)(`one claim link for several instances on PostgreSQL${onPostgres ? '' : ' (skipped: set TEST_DATABASE_URL)'}`, () => {
+  const SITE = 'https://agency.example';
+  const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
+
+  it('instances starting together print one link, the others say where it is; a restart of the printer prints a new one', async () => {
+    const { owner } = await strangerFirst();
+    await h.click(await h.verificationLinkFor('owner@example.com'));
+    const url = await postgresUrlOf(h.handle);
+    // The link of an earlier run, whose process has ended.
+    const earlier = (await issueAdminClaim())!;
+    // Three instances, each with its own lock connection to the same database, start at once.
+    const instances = [postgresLocks(url), postgresLocks(url), postgresLocks(url)];
+    try {
+      const started = await Promise.all(instances.map((locks) => announceAdminClaim(SITE, locks)));
+      const printed = started.flatMap((a, i) => (a.kind === 'printed' ? [{ url: a.url, instance: instances[i]! }] : []));
+      expect(printed).toHaveLength(1);
+      const first = tokenOf(printed[0]!.url);
+      expect(await adminClaimStatus(first)).toBe('valid');
+      expect(await adminClaimStatus(earlier)).toBe('invalid');
+      // The others name the time of the link just printed, not the earlier run's.
+      const [claim] = await h.handle.db.select().from(adminClaims);
+      const elsewhere = started.flatMap((a) => (a.kind === 'printed-elsewhere' ? [a.issuedAt?.getTime()] : []));
+      expect(elsewhere).toEqual([claim!.createdAt.getTime(), claim!.createdAt.getTime()]);
+
+      // Another instance starting later leaves the link alone too.
+      const late = postgresLocks(url);
+      instances.push(late);
+      expect((await announceAdminClaim(SITE, late)).kind).toBe('printed-elsewhere');
+      expect(await adminClaimStatus(first)).toBe('valid');
+
+      // The instance that printed it stops (its lock connection ends with it) and starts again: a new link.
+      await printed[0]!.instance.releaseAll();
+      const again = await announceAdminClaim(SITE, printed[0]!.instance);
+      expect(again.kind).toBe('printed');
+      const second = tokenOf((again as { url: string }).url);
+      expect(await adminClaimStatus(first)).toBe('invalid');
+      expect((await claimAdmin(owner.id, second)).role).toBe('admin');
+    } finally {
+      await Promise.all(instances.map((locks) => locks.releaseAll()));
+    }
   });
 });
 

@@ -35,3 +35,11 @@ export async function freshDatabase(): Promise<DatabaseHandle> {
   useDatabaseHandle(handle);
   return handle;
 }
+
+/** The connection URL of the PostgreSQL database `handle` is open on (for a second "instance" on it). */
+export async function postgresUrlOf(handle: DatabaseHandle): Promise<string> {
+  const result = (await handle.db.execute('select current_database() as name')) as unknown as { rows: Array<{ name: string }> };
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${result.rows[0]!.name}`;
+  return url.toString();
+}

@@ -35,7 +35,8 @@ export interface TestSmtpServer {
   close(): Promise<void>;
 }
 
-export async function startSmtpServer(): Promise<TestSmtpServer> {
+/** acceptDelayMs: how long the server takes to accept each message (a slow provider; the sender waits). */
+export async function startSmtpServer({ acceptDelayMs = 0 }: { acceptDelayMs?: number } = {}): Promise<TestSmtpServer> {
   const messages: ReceivedMail[] = [];
   const taken = new Set<ReceivedMail>();
   const waiters: Array<() => void> = [];
@@ -52,7 +53,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
         const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
         messages.push(parse(Buffer.concat(chunks).toString('utf8'), from, to));
         waiters.splice(0).forEach((wake) => wake());
-        callback();
+        setTimeout(callback, acceptDelayMs);
       });
     },
   });

@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { logger } from '../logger';
+import { inProcessLocks, postgresLocks, type SiteLocks } from './advisory-lock';
 import { acquireDataDirLock, type DataDirLock } from './lock';
 import { OwnerOnlyNodeFS } from './owner-only-fs';
 import * as schema from './schema';
@@ -26,7 +27,10 @@ export type DatabaseTarget =
 export interface DatabaseHandle {
   db: Database;
   kind: DatabaseTarget['kind'];
+  /** Migrates once however many processes start together (under the site-wide migrate lock). */
   migrate(): Promise<void>;
+  /** Work that must happen once across every process on this database (see advisory-lock.ts). */
+  locks: SiteLocks;
   /** Cheap round trip, for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -75,15 +79,20 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     pool.on('connect', (client) => client.on('error', (err) => logger.warn({ err }, 'PostgreSQL closed a connection')));
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Database;
+    const locks = postgresLocks(target.url);
     return {
       db,
       kind: 'postgres',
       postgres: { url: target.url, pool },
-      migrate: () => migratePg(db as never, { migrationsFolder: migrationsFolder() }),
+      locks,
+      // Drizzle's migrator is not safe to run twice at once (both create its schema, both apply the same
+      // migration; one fails): processes starting together take turns, and the later ones find nothing to do.
+      migrate: () => locks.runExclusive('migrate', () => migratePg(db as never, { migrationsFolder: migrationsFolder() })),
       ping: async () => {
         await pool.query('select 1');
       },
       close: async () => {
+        await locks.releaseAll();
         if (pool.ended || pool.ending) return;
         await pool.end();
       },
@@ -108,6 +117,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   return {
     db,
     kind: target.kind,
+    locks: inProcessLocks,
     pglite: client,
     migrate: () => migratePglite(db as never, { migrationsFolder: migrationsFolder() }),
     ping: async () => {

@@ -5,11 +5,18 @@
  * ADMIN_EMAIL set, only the account of that address. The link dies as soon as an enabled admin exists
  * (the claim, the first-verified-user rule, create-admin or an admin's promotion), and a restart
  * replaces it. Only a hash of the token is stored.
+ *
+ * One link for the whole site, however many processes serve it: the process that prints the link holds
+ * the site-wide admin-claim lock for as long as it runs. Another instance (or worker) starting meanwhile
+ * leaves that link alone and says where it is; once the printing process has ended (a restart), the next
+ * start prints a new link.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { isDesignatedAdminEmail } from '../../../shared/admin-rules';
 import { ADMIN_CLAIM_PAGE } from '../../../shared/form-pages';
 import { config } from '../../config';
+import { dbHandle } from '../../db';
+import { inProcessLocks, type HeldLock, type SiteLocks } from '../../db/advisory-lock';
 import { logger } from '../../logger';
 import * as repo from './repository';
 import { transaction, UsersError, type Profile } from './service';
@@ -38,18 +45,65 @@ export async function issueAdminClaim(): Promise<string | undefined> {
   });
 }
 
-/** At start-up: print the claim link while the site has no admin. A failure is logged, never fatal. */
-export async function announceAdminClaim(siteUrl: string): Promise<void> {
+export type ClaimAnnouncement =
+  | { kind: 'printed'; url: string }
+  /** Another running process printed the link (issuedAt: when; undefined if no claim is open). */
+  | { kind: 'printed-elsewhere'; issuedAt: Date | undefined }
+  | { kind: 'not-needed' }
+  | { kind: 'failed' };
+
+/** The claim lock this process holds, per lock set (one in the server; tests start several "processes"). */
+const heldClaimLocks = new WeakMap<SiteLocks, HeldLock>();
+
+const createAdminHint = 'npm run create-admin -- you@example.com';
+
+/**
+ * At start-up: print the claim link while the site has no admin, unless another running process of this
+ * site already did (then say where it is). A failure is logged, never fatal.
+ */
+export async function announceAdminClaim(siteUrl: string, locks: SiteLocks = dbHandle()?.locks ?? inProcessLocks): Promise<ClaimAnnouncement> {
   try {
-    const token = await issueAdminClaim();
-    if (!token) return;
+    if ((await transaction((tx) => repo.countEnabledAdmins(tx))) > 0) {
+      await issueAdminClaim(); // clears any claim left over
+      return { kind: 'not-needed' };
+    }
+    // One start at a time from here: a process starting alongside the printer reads the link it wrote.
+    const outcome = await locks.runExclusive('announceClaim', async () => {
+      let held = heldClaimLocks.get(locks);
+      if (!held) {
+        held = await locks.tryHold('adminClaim');
+        if (!held) return { kind: 'printed-elsewhere' as const, issuedAt: await transaction((tx) => repo.adminClaimIssuedAt(tx)) };
+        heldClaimLocks.set(locks, held);
+      }
+      const token = await issueAdminClaim();
+      if (!token) {
+        heldClaimLocks.delete(locks);
+        await held.release();
+      }
+      return { kind: 'issued' as const, token };
+    });
+    if (outcome.kind === 'printed-elsewhere') {
+      const { issuedAt } = outcome;
+      logger.warn(
+        { adminClaimIssuedAt: issuedAt?.toISOString() },
+        issuedAt
+          ? `This site has no admin. Its claim link was printed at ${issuedAt.toISOString()} in the log of another running process of this site (another instance, or another worker of this one), and still works; or run: ${createAdminHint}.`
+          : `This site has no admin, and another running instance holds the admin claim. Run: ${createAdminHint} (or restart that instance for a new claim link).`,
+      );
+      return outcome;
+    }
+    const { token } = outcome;
+    if (!token) return { kind: 'not-needed' };
+    const url = claimUrl(siteUrl, token);
     const adminEmail = config().ADMIN_EMAIL;
     logger.warn(
-      { adminClaimUrl: claimUrl(siteUrl, token) },
-      `This site has no admin (or only disabled ones). Sign up${adminEmail ? ` as ${adminEmail} (ADMIN_EMAIL)` : ''} and verify your email, then open ${claimUrl(siteUrl, token)} to become its admin (the link works once; a restart prints a new one; or run: npm run create-admin -- you@example.com).`,
+      { adminClaimUrl: url },
+      `This site has no admin (or only disabled ones). Sign up${adminEmail ? ` as ${adminEmail} (ADMIN_EMAIL)` : ''} and verify your email, then open ${url} to become its admin (the link works once; a restart prints a new one; or run: ${createAdminHint}).`,
     );
+    return { kind: 'printed', url };
   } catch (err) {
     logger.error({ err }, 'could not issue the admin claim link');
+    return { kind: 'failed' };
   }
 }
 
@@ -66,7 +120,7 @@ export async function adminClaimStatus(token: unknown, email?: string): Promise<
 
 /** The signed-in, verified user holding the claim becomes admin; the claim is used up. */
 export async function claimAdmin(userId: string | undefined, token: unknown): Promise<Profile> {
-  return transaction(async (tx) => {
+  const profile = await transaction(async (tx) => {
     const user = userId ? await repo.findProfile(userId, tx) : undefined;
     if (!user || user.banned) throw new UsersError('NO_USER_LOGGED_IN');
     if ((await repo.countEnabledAdmins(tx)) > 0) throw new UsersError('ADMIN_EXISTS');
@@ -78,6 +132,14 @@ export async function claimAdmin(userId: string | undefined, token: unknown): Pr
     await repo.updateRole(user.id, 'admin', tx);
     await repo.replaceAdminClaims(undefined, tx);
     logger.info({ userId: user.id }, 'admin claimed with the start-up link');
-    return { ...user, role: 'admin' };
+    return { ...user, role: 'admin' as const };
   });
+  // The claim is used up: this process need not hold the claim lock any longer.
+  const locks = dbHandle()?.locks;
+  const held = locks && heldClaimLocks.get(locks);
+  if (held) {
+    heldClaimLocks.delete(locks);
+    await held.release().catch(() => {});
+  }
+  return profile;
 }

@@ -97,6 +97,12 @@ export async function replaceAdminClaims(tokenHash: string | undefined, ex: Exec
   if (tokenHash) await ex.insert(adminClaims).values({ tokenHash });
 }
 
+/** When the open claim was issued (undefined when none is open). */
+export async function adminClaimIssuedAt(ex: Executor): Promise<Date | undefined> {
+  const [row] = await ex.select({ createdAt: adminClaims.createdAt }).from(adminClaims).limit(1);
+  return row?.createdAt;
+}
+
 export async function hasAdminClaim(tokenHash: string, ex: Executor): Promise<boolean> {
   const [row] = await ex.select({ tokenHash: adminClaims.tokenHash }).from(adminClaims).where(eq(adminClaims.tokenHash, tokenHash)).limit(1);
   return row !== undefined;
