@@ -21,6 +21,7 @@ import { bodyFlood, floodRows } from './body-flood.mjs';
 import { purgeRows, varnishPurge } from './varnish-purge.mjs';
 import { crossInstance, crossInstanceRows } from './cross-instance.mjs';
 import { workersBench, workersRows } from './workers.mjs';
+import { loadAndFaults, loadFaultsRows } from './load-faults.mjs';
 import { cpuMicros, rssMb } from './load-run.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
 import { freePort } from './free-port.mjs';
@@ -49,8 +50,8 @@ const TARGETS = {
 // (g) the admin's article list with this many articles in the database.
 const BENCH_ARTICLES = 1000;
 
-// Whole-run guard: whatever happens, the server is stopped and the process ends. (m) to (q) start servers
-// of their own and add about 10 minutes to the run.
+// Whole-run guard: whatever happens, the server is stopped and the process ends. (m) to (r) start servers
+// of their own and add about 12 minutes to the run.
 const deadline = setTimeout(() => {
   console.error('bench: gave up after 40 minutes');
   cleanup();
@@ -449,6 +450,14 @@ async function main() {
     log(`workers not measured: ${err instanceof Error ? err.message : err}`);
   }
 
+  log('(r) load and faults: 2 instances behind nginx on a PostgreSQL of its own, 200 visitors for 60 s');
+  let faults;
+  try {
+    faults = await loadAndFaults({ distDir: path.relative(root, distDir), log: (m) => log(`(r) ${m}`) });
+  } catch (err) {
+    log(`load and faults not measured: ${err instanceof Error ? err.message : err}`);
+  }
+
   const ratio = staticFile.rps > 0 ? cached.rps / staticFile.rps : 0;
   // Server CPU per request: what a hit costs the server, whatever the load generator manages to parse.
   const cpuRatio = cached.cpuUsPerReq > 0 ? staticFile.cpuUsPerReq / cached.cpuUsPerReq : 0;
@@ -524,6 +533,7 @@ async function main() {
     ...purgeRows(purge, mark),
     ...crossInstanceRows(instances, mark),
     ...workersRows(workers, mark),
+    ...loadFaultsRows(faults, mark),
   ];
   const errors = [staticFile, cached, uncached].reduce((a, r) => a + r.errors + r.non2xx, 0);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['Measure', 'Result', 'Target', ''][i].length));
@@ -561,6 +571,7 @@ async function main() {
     varnishPurge: purge ?? null,
     crossInstance: instances ?? null,
     workers: workers ?? null,
+    loadAndFaults: faults ?? null,
     failedResponses: errors,
     targets: TARGETS,
   };
