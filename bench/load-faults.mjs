@@ -228,6 +228,14 @@ export async function loadAndFaults({ seconds = 60, connections = 200, distDir =
       killed502: results.filter((r) => r.status === 502).length,
       unexpected5xx: unexpected.length,
       unexpectedSample: unexpected.slice(0, 5).map((r) => `${r.kind} ${r.status} at ${(r.t / 1000).toFixed(1)} s`),
+      /** The unexpected ones by kind, status and second of the run, for finding their cause. */
+      unexpectedBySecond: Object.entries(
+        unexpected.reduce((acc, r) => {
+          const key = `${r.kind} ${r.status} @${Math.floor(r.t / 1000)}s`;
+          acc[key] = (acc[key] ?? 0) + 1;
+          return acc;
+        }, /** @type {Record<string, number>} */ ({})),
+      ).map(([key, n]) => `${key} ×${n}`),
       readyWhileDown: events.readyWhileDown,
       recoveredInMs: events.recoveredAt !== undefined ? Math.round(events.recoveredAt - events.databaseStartedAt) : undefined,
       rejoined: events.rejoinedAt !== undefined,

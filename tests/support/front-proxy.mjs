@@ -228,7 +228,7 @@ export async function startNginx({ backendPorts, port }) {
       'worker_processes 1;',
       `pid ${dir}/nginx.pid;`,
       `error_log ${dir}/error.log warn;`,
-      'events { worker_connections 256; }',
+      "events { worker_connections 4096; }",
       'http {',
       "  log_format upstreams '$request_method $uri $status $upstream_addr';",
       `  access_log ${dir}/access.log upstreams;`,
