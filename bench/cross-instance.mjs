@@ -9,32 +9,13 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { parse } from 'devalue';
-import pg from 'pg';
+import { createPostgresDatabase } from '../tests/support/postgres-database.ts';
 import { startBenchServer } from './bench-server.mjs';
 
 export const CROSS_INSTANCE_TARGET = { p99Ms: 1000 };
 
 const root = path.resolve(import.meta.dirname, '..');
 const SECRET = `bench-${randomBytes(24).toString('hex')}`;
-
-async function onServer(serverUrl, statement) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A new empty database on the server `serverUrl` names; drop() removes it. */
-async function throwawayDatabase(serverUrl) {
-  const name = `bench_instances_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  await onServer(serverUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
 
 /** An admin signed in on `base`: signs up, is made admin by the CLI (which also verifies the email), signs in. */
 async function adminCookie(base, databaseUrl) {
@@ -66,7 +47,7 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((
 export async function crossInstance({ edits = 100, distDir = 'dist', log = () => {} } = {}) {
   const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!serverUrl) return { skipped: 'no PostgreSQL (set BENCH_DATABASE_URL or TEST_DATABASE_URL)' };
-  const database = await throwawayDatabase(serverUrl);
+  const database = await createPostgresDatabase(serverUrl, 'bench_instances');
   const servers = [];
   try {
     log('starting two servers on one PostgreSQL database');

@@ -22,6 +22,7 @@ import { purgeRows, varnishPurge } from './varnish-purge.mjs';
 import { crossInstance, crossInstanceRows } from './cross-instance.mjs';
 import { workersBench, workersRows } from './workers.mjs';
 import { loadAndFaults, loadFaultsRows } from './load-faults.mjs';
+import { firstAdminCookie } from '../tests/support/front-proxy.mjs';
 import { cpuMicros, rssMb } from './load-run.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
 import { freePort } from './free-port.mjs';
@@ -128,32 +129,6 @@ function importBenchArticles(serverEnv) {
   fs.writeFileSync(file, JSON.stringify({ format: 'agency-site-content', version: 1, articles }));
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/content-import.ts', file], { cwd: root, env: serverEnv, stdio: ['ignore', 'ignore', 'inherit'] });
   if (r.status !== 0) throw new Error('importing the bench articles failed');
-}
-
-/** The first verified user is the admin: signs one up and follows the emailed link; returns the cookie. */
-async function adminCookie(base) {
-  const email = `bench-admin-${Date.now()}@example.com`;
-  const res = await fetch(`${base}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify({ email, password: 'bench-password-1', firstName: 'Bench', lastName: 'Admin' }),
-  });
-  if (!res.ok) throw new Error(`sign-up answered ${res.status}`);
-  const outbox = path.join(dataDir, 'outbox');
-  for (let i = 0; i < 40; i++) {
-    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')) : [];
-    for (const f of files) {
-      const mail = fs.readFileSync(path.join(outbox, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-      const link = /https?:\/\/[^\s"<>]*verify-email\?token=[^\s"<>]+/.exec(mail)?.[0];
-      if (!link) continue;
-      const verified = await fetch(link.replace(/^https?:\/\/[^/]+/, base), { redirect: 'manual' });
-      const cookies = verified.headers.getSetCookie().map((c) => c.split(';')[0]);
-      if (cookies.length === 0) throw new Error('verification set no session cookie');
-      return cookies.join('; ');
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('no verification mail in the outbox');
 }
 
 /** Sequential server-side render times of an admin page (loopback wall time; one request at a time). */
@@ -363,7 +338,7 @@ async function main() {
   let adminSearch;
   let cookie;
   try {
-    cookie = await adminCookie(base);
+    cookie = await firstAdminCookie(base, dataDir);
     adminList = await adminPageTimes(base, cookie, '/admin/articles');
     adminSearch = await adminPageTimes(base, cookie, '/admin/articles?q=article%2099&sort=title&page=2');
   } catch (err) {

@@ -5,6 +5,20 @@
 import path from 'node:path';
 import { z } from 'astro/zod';
 
+
+type CoercedNumber = ReturnType<typeof z.coerce.number>;
+
+/**
+ * A whole-number setting in `unit`s, within `bounded`'s limits. An empty value is "unset" (the default),
+ * not 0, which would silently switch the feature off.
+ */
+function wholeNumber(unit: string, fallback: number, bounded: (n: CoercedNumber) => CoercedNumber) {
+  return z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    bounded(z.coerce.number({ error: `must be a number of ${unit}` }).int({ error: `must be a whole number of ${unit}` })).default(fallback),
+  );
+}
+
 const booleanFlag = (fallback: boolean) =>
   z
     .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -43,23 +57,9 @@ const envSchema = z.object({
     .default(DEFAULT_ROUTE_CACHE_BYTES),
   /** The media library's size limit: an upload that would pass it is refused (402 storage/quota-exceeded). */
   /** An empty value is "unset" (the default), not 0, which would silently stop every upload. */
-  MEDIA_QUOTA_BYTES: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z.coerce
-      .number({ error: 'must be a number of bytes' })
-      .int({ error: 'must be a whole number of bytes' })
-      .min(0, 'must be 0 (no uploads) or more')
-      .default(DEFAULT_MEDIA_QUOTA_BYTES),
-  ),
+  MEDIA_QUOTA_BYTES: wholeNumber('bytes', DEFAULT_MEDIA_QUOTA_BYTES, (n) => n.min(0, 'must be 0 (no uploads) or more')),
   /** Memory for images served from /media (originals and variants), least recently used out first. */
-  MEDIA_CACHE_BYTES: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z.coerce
-      .number({ error: 'must be a number of bytes' })
-      .int({ error: 'must be a whole number of bytes' })
-      .min(MIN_MEDIA_CACHE_BYTES, `must be at least ${MIN_MEDIA_CACHE_BYTES}`)
-      .default(DEFAULT_MEDIA_CACHE_BYTES),
-  ),
+  MEDIA_CACHE_BYTES: wholeNumber('bytes', DEFAULT_MEDIA_CACHE_BYTES, (n) => n.min(MIN_MEDIA_CACHE_BYTES, `must be at least ${MIN_MEDIA_CACHE_BYTES}`)),
   /**
    * Turns on /metrics (Prometheus text format) for whoever sends it as `Authorization: Bearer <token>`
    * (docs/decisions/025). Unset: /metrics does not exist (404).
@@ -75,15 +75,7 @@ const envSchema = z.object({
    * On SIGTERM/SIGINT the server stops taking connections, lets requests in flight finish and ends live
    * chat streams with a reconnect hint, then closes the database and exits: all within this bound.
    */
-  SHUTDOWN_TIMEOUT_MS: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z.coerce
-      .number({ error: 'must be a number of milliseconds' })
-      .int({ error: 'must be a whole number of milliseconds' })
-      .min(3_000, 'must be at least 3000')
-      .max(600_000, 'must be at most 600000')
-      .default(10_000),
-  ),
+  SHUTDOWN_TIMEOUT_MS: wholeNumber('milliseconds', 10_000, (n) => n.min(3_000, 'must be at least 3000').max(600_000, 'must be at most 600000')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Mail: SMTP when set (smtp:// or smtps://), otherwise .eml files in DATA_DIR/outbox/. */
   SMTP_URL: z
@@ -175,15 +167,7 @@ const envSchema = z.object({
 });
 
 function seconds(fallback: number) {
-  return z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z.coerce
-      .number({ error: 'must be a number of seconds' })
-      .int({ error: 'must be a whole number of seconds' })
-      .min(0, 'must be 0 or more')
-      .max(31_536_000, 'must be at most a year (31536000)')
-      .default(fallback),
-  );
+  return wholeNumber('seconds', fallback, (n) => n.min(0, 'must be 0 or more').max(31_536_000, 'must be at most a year (31536000)'));
 }
 
 /** What each purge target needs besides CDN_PURGE (docs/decisions/024). */

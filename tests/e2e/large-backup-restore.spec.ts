@@ -4,50 +4,41 @@
  * import held the whole file in memory. Now the file streams in, its images staged on disk one at a time.
  * This spec runs its own server, so it can watch that server's memory while the file goes through.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { SERVER_NODE_ARGS } from '../../scripts/server-process.mjs';
 import { gotoHydrated, newAccount, signUpViaApi, verificationLink } from './support/accounts';
 import { freePort } from './support/free-port';
+import { startOwnServer, type OwnServer } from './support/own-server';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const MB = 1024 * 1024;
 let base: string;
 let dataDir: string;
 let workDir: string;
-let server: ChildProcess;
+let server: OwnServer;
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-large-backup-'));
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-large-backup-files-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SITE_URL: base, LOG_LEVEL: 'warn' };
-  delete env.DATABASE_URL;
-  delete env.TRUSTED_PROXY_IP_HEADER;
-  delete env.MEDIA_QUOTA_BYTES;
-  expect(spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env }).status).toBe(0);
-  server = spawn(process.execPath, SERVER_NODE_ARGS, { cwd: root, env, stdio: 'ignore' });
-  await expect.poll(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status, { timeout: 90_000 }).toBe(200);
+  // The embedded database and the default media quota (whatever the suite's environment says).
+  server = await startOwnServer(await freePort(), { DATA_DIR: dataDir, DATABASE_URL: '', TRUSTED_PROXY_IP_HEADER: '', MEDIA_QUOTA_BYTES: '' });
+  base = server.url;
 });
 
 test.afterAll(async () => {
-  server?.kill('SIGTERM');
-  await new Promise((resolve) => (server?.exitCode !== null ? resolve(undefined) : server.once('exit', resolve)));
+  await server?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync(workDir, { recursive: true, force: true });
 });
 
 /** The server's resident memory in MB (Linux). */
-const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 /** The highest resident memory seen while `work` runs, sampled every 100 ms. */
 async function peakRssDuring<T>(work: () => Promise<T>): Promise<{ result: T; peak: number }> {

@@ -72,6 +72,26 @@ function stopProcess(child, graceMs = 10_000) {
   });
 }
 
+/**
+ * Waits until `check` passes for a process just started; when it exits first (`exitMessage` says how) or
+ * never gets there, it is stopped and the error thrown, so no test leaves it running.
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {() => string} exitMessage
+ * @param {() => Promise<boolean>} check
+ * @param {{ timeoutMs?: number, what?: string }} options
+ */
+async function untilReady(child, exitMessage, check, options) {
+  try {
+    await waitFor(async () => {
+      if (child.exitCode !== null) throw new Error(exitMessage());
+      return check();
+    }, options);
+  } catch (err) {
+    await stopProcess(child);
+    throw err;
+  }
+}
+
 /** Output kept for the error message when a process does not come up. */
 function captured(child) {
   let text = '';
@@ -105,15 +125,7 @@ export async function startSite({ env = {}, distDir = 'dist', port } = {}) {
   const child = spawn(process.execPath, SERVER_NODE_ARGS, { cwd: root, env: { ...siteEnv, ...SERVER_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = captured(child);
   const base = `http://127.0.0.1:${port}`;
-  try {
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`site exited with ${child.exitCode}: ${output()}`);
-      return (await fetch(`${base}/readyz`)).ok;
-    }, { what: `the site on port ${port}` });
-  } catch (err) {
-    await stopProcess(child);
-    throw err;
-  }
+  await untilReady(child, () => `site exited with ${child.exitCode}: ${output()}`, async () => (await fetch(`${base}/readyz`)).ok, { what: `the site on port ${port}` });
   return {
     port: /** @type {number} */ (port),
     base,
@@ -161,16 +173,11 @@ export async function startVarnish({ backendPorts, port }) {
   );
   const output = captured(child);
   const base = `http://127.0.0.1:${port}`;
-  try {
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`varnishd exited with ${child.exitCode}: ${output()}`);
-      // Healthy once a backend probe passed: the page comes from the site, not a 503.
-      return (await fetch(`${base}/healthz`)).ok;
-    }, { timeoutMs: 30_000, what: 'varnish and a healthy backend' });
-  } catch (err) {
-    await stopProcess(child);
-    throw err;
-  }
+  // Healthy once a backend probe passed: the page comes from the site, not a 503.
+  await untilReady(child, () => `varnishd exited with ${child.exitCode}: ${output()}`, async () => (await fetch(`${base}/healthz`)).ok, {
+    timeoutMs: 30_000,
+    what: 'varnish and a healthy backend',
+  });
   return {
     port: /** @type {number} */ (port),
     base,
@@ -241,21 +248,19 @@ export async function startNginx({ backendPorts, port }) {
   const child = spawn(nginx, ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
   const output = captured(child);
   const base = `https://127.0.0.1:${port}`;
-  try {
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${output()} ${readIfThere(path.join(dir, 'error.log'))}`);
-      return new Promise((resolve) => {
+  await untilReady(
+    child,
+    () => `nginx exited with ${child.exitCode}: ${output()} ${readIfThere(path.join(dir, 'error.log'))}`,
+    () =>
+      new Promise((resolve) => {
         const socket = net.connect(port, '127.0.0.1', () => {
           socket.end();
           resolve(true);
         });
         socket.once('error', () => resolve(false));
-      });
-    }, { timeoutMs: 20_000, what: 'nginx' });
-  } catch (err) {
-    await stopProcess(child);
-    throw err;
-  }
+      }),
+    { timeoutMs: 20_000, what: 'nginx' },
+  );
   return {
     port: /** @type {number} */ (port),
     base,
