@@ -1,5 +1,6 @@
 // One autocannon run against a bench server, with what it cost the server: CPU time per request (from
 // /proc, so it counts the server's work whatever the load generator manages) and its memory.
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
 
@@ -47,5 +48,45 @@ export async function loadRun({ base, pid, path, headers = {}, connections = 20,
     p99: result.latency.p99,
     statuses,
     errors: result.errors + result.timeouts,
+  };
+}
+
+/** Whether wrk (Debian package `wrk`) is installed: a load generator in C that leaves the server more CPU. */
+export function hasWrk() {
+  return spawnSync('wrk', ['--version']).error === undefined;
+}
+
+/** wrk's durations ("812.00us", "38.21ms", "1.02s") in milliseconds. */
+function wrkMs(text) {
+  const m = /([\d.]+)(us|ms|s)/.exec(text ?? '');
+  if (!m) return undefined;
+  const scale = { us: 0.001, ms: 1, s: 1000 }[m[2]];
+  return Math.round(Number(m[1]) * scale * 100) / 100;
+}
+
+/**
+ * `loadRun` with wrk instead of autocannon, for rows where the load generator's own CPU would decide the
+ * result: on a 2-core machine autocannon takes ~0.4 ms of CPU per request from the cores the server is
+ * measured on (bench/workers.mjs). Same result shape. GET only; `distinctQuery` as in loadRun.
+ */
+export async function wrkRun({ base, pid, path, connections = 20, duration = 10, distinctQuery = false }) {
+  const pids = [pid].flat();
+  const cpuOf = () => pids.reduce((sum, p) => sum + cpuMicros(p), 0);
+  const args = ['-t1', `-c${connections}`, `-d${duration}s`, '--latency', ...(distinctQuery ? ['-s', new URL('./wrk-distinct.lua', import.meta.url).pathname] : []), new URL(path, base).href];
+  const cpuBefore = cpuOf();
+  const out = await new Promise((resolve, reject) => execFile('wrk', args, (err, stdout) => (err ? reject(err) : resolve(stdout))));
+  const cpu = cpuOf() - cpuBefore;
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const failed = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  return {
+    requests,
+    rps: Math.round(Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0)),
+    cpuUsPerReq: requests > 0 ? Math.round(cpu / requests) : 0,
+    serverCpuPct: Math.round((cpu / (duration * 1_000_000)) * 100),
+    p50: wrkMs(/50%\s+(\S+)/.exec(out)?.[1]),
+    p99: wrkMs(/99%\s+(\S+)/.exec(out)?.[1]),
+    statuses: { '2xx': requests - failed, ...(failed ? { 'other': failed } : {}) },
+    errors: socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
   };
 }

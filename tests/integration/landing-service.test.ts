@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db } from '../../src/server/db';
 import type { DatabaseHandle } from '../../src/server/db/client';
 import { appConfig, articles, demos, faqs, packageServices, packages, services } from '../../src/server/db/schema';
+import { clearAllMemos, invalidateMemos } from '../../src/server/cache/memo';
 import { logger } from '../../src/server/logger';
 import { loadLandingPage, loadLandingPageSectionBySection } from '../../src/server/modules/landing/service';
 import { DEFAULT_FAQS } from '../../src/shared/default-faqs';
@@ -12,6 +13,8 @@ import { freshDatabase } from '../support/db';
 let handle: DatabaseHandle;
 beforeEach(async () => {
   handle = await freshDatabase();
+  // Each test writes its rows straight to a new database: the landing memo of the last one must go.
+  clearAllMemos();
 });
 afterEach(async () => {
   vi.restoreAllMocks();
@@ -148,8 +151,24 @@ describe('loadLandingPage', () => {
     expect(Object.keys(fast.services.items[0]!).sort()).toEqual(['benefits', 'id', 'name', 'picture', 'shortText']);
     expect(Object.keys(fast.demos.items[0]!).sort()).toEqual(['id', 'name', 'profilePicture', 'shortText', 'suitableFor']);
     expect(Object.keys(fast.packages.items[0]!).sort()).toEqual(['bestValue', 'features', 'id', 'includedServices', 'name', 'picture', 'shortText']);
-    // Run twice: the second run uses the statement prepared by the first.
+    // Run twice: the second run is the memo's.
     expect(await loadLandingPage()).toEqual(fast);
+  });
+
+  it('reads the database once per change, not once per render: the cache tag of a write brings the next read', async () => {
+    await insertServices(2);
+    const first = await loadLandingPage();
+    expect(first.services.total).toBe(2);
+    await db().insert(services).values({ id: 's3', name: 'Service 3', shortText: 'About 3', order: 3, price: 99 });
+    // No tag invalidated yet: the same content, without a query.
+    const execute = handle.pglite ? vi.spyOn(handle.pglite, 'exec') : vi.spyOn(handle.db, 'execute');
+    expect((await loadLandingPage()).services.total).toBe(2);
+    expect(execute).not.toHaveBeenCalled();
+    // A tag the landing page does not show leaves it alone; its own tag brings the new rows.
+    invalidateMemos(['policies']);
+    expect((await loadLandingPage()).services.total).toBe(2);
+    invalidateMemos(['services']);
+    expect((await loadLandingPage()).services.total).toBe(3);
   });
 
   it('when reads fail, logs each failure and falls back: default order, built-in FAQs, empty lists', async () => {

@@ -4,6 +4,8 @@
  * catalogue says: config → default order, FAQs → the ten built-in ones, lists → empty (the section shows
  * its empty-state text).
  */
+import { tagMemo } from '../../cache/memo';
+import { CACHE_TAGS, PUBLIC_PAGE_MAX_AGE_SECONDS } from '../../cache/tags';
 import { LANDING_PREVIEW_COUNT } from '../../../shared/constants';
 import { DEFAULT_FAQS, type FaqItem } from '../../../shared/default-faqs';
 import { blocksFromConfig, resolveBlockOrder, type LandingBlock } from '../../../shared/landing';
@@ -61,13 +63,24 @@ export async function loadLandingPageSectionBySection(): Promise<LandingPage> {
 }
 
 /**
+ * The landing page's content changes only when an admin saves, and every save names its cache tags: one
+ * read per change (in every process, through the event bus), not one per render. A failed read is not
+ * kept, so the section-by-section fallback below runs and the next render tries again.
+ */
+const snapshot = tagMemo(
+  [CACHE_TAGS.landing, CACHE_TAGS.site, CACHE_TAGS.services, CACHE_TAGS.packages, CACHE_TAGS.demos, CACHE_TAGS.articles, CACHE_TAGS.faqs],
+  PUBLIC_PAGE_MAX_AGE_SECONDS * 1000,
+  () => readLandingSnapshot(LANDING_PREVIEW_COUNT, { landing: LANDING_CONFIG_KEY, site: SITE_CONTENT_KEY }),
+);
+
+/**
  * `request` (the page's Astro.request) shares the site texts with the navbar and footer of the same
  * render, so they do not read them again.
  */
 export async function loadLandingPage(request?: Request): Promise<LandingPage> {
   let page: LandingPage;
   try {
-    const snap = await readLandingSnapshot(LANDING_PREVIEW_COUNT, { landing: LANDING_CONFIG_KEY, site: SITE_CONTENT_KEY });
+    const snap = await snapshot.get('');
     page = {
       blocks: blocksFromConfig(snap.landingConfig),
       site: resolveSiteContent(snap.siteContent ?? undefined),
