@@ -95,6 +95,32 @@ export function redactPrices(text: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// A person asked for (src/shared/person-request.ts): the person path, never a search answer.
+
+export interface PersonAnswerFacts {
+  /** Inside business hours (always, when the owner set none): the inbox shows the conversation live. */
+  online: boolean;
+  /** The email the visitor already left, or ''. */
+  contactEmail: string;
+}
+
+/**
+ * What the assistant says when the visitor asks for a person (decision 031). The widget shows the contact
+ * form after it whenever no email is known (shouldAskContact), so the words point to it; with an email
+ * known they say where the answer will go.
+ */
+export function personAnswer({ online, contactEmail }: PersonAnswerFacts): ComposedAnswer {
+  const body = online
+    ? contactEmail
+      ? `Of course. Someone from our team will answer here as soon as they can, or write to you at ${contactEmail}.`
+      : 'Of course. Someone from our team will answer here as soon as they can. Leave your name and email below, so we can reach you if you have to go.'
+    : contactEmail
+      ? `Our team is away right now. A person will get back to you at ${contactEmail} during business hours.`
+      : 'Our team is away right now. Leave your name and email below and a person will get back to you during business hours.';
+  return { body, sources: [], confident: true };
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Text.
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'", '#x27': "'" };

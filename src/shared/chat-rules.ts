@@ -1,10 +1,11 @@
 /**
- * The chat's pure rules (docs/chat-api.md): business hours in the settings' time zone, "the visitor asks
- * for a person", when the widget asks for contact details, and the visitor's inputs (a message, the
+ * The chat's pure rules (docs/chat-api.md): business hours in the settings' time zone, when the widget asks
+ * for contact details (a person asked for: src/shared/person-request.ts), and the visitor's inputs (a message, the
  * contact form). Browser-safe: the panel validates with the same schemas the server enforces.
  */
 import { emailField } from './auth-schemas';
 import { CHAT_LIMITS, WEEKDAYS, type BusinessHours, type ChatAskContact, type Weekday } from './chat';
+import { asksForPerson } from './person-request';
 import { hasControlCharacters, isCleanLine } from './text-controls';
 import { z } from './zod';
 
@@ -46,21 +47,7 @@ export function isWithinBusinessHours(hours: BusinessHours, now: Date): boolean 
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Asking for a person.
-
-const PERSON_PATTERNS = [
-  // Whole words only: "personal", "humanity" or "agents of change" do not count.
-  /\b(?:humans?|persons?|someone|somebody|real people|agent|operator|representative)\b/i,
-  /\b(?:talk|speak|chat)\s+(?:to|with)\b/i,
-  /\b(?:call|contact|email|e-mail|phone|ring)\s+me\b/i,
-  /\bcall\s*back\b/i,
-  /\bget\s+in\s+touch\b/i,
-];
-
-/** Whether the visitor asks for a person ("Can I talk to someone?", "Please call me"). */
-export function wantsPerson(text: string): boolean {
-  return PERSON_PATTERNS.some((p) => p.test(text));
-}
+// Asking for contact details.
 
 export interface AskContactFacts {
   /** The assistant found a good answer. */
@@ -77,7 +64,7 @@ export interface AskContactFacts {
  */
 export function shouldAskContact(f: AskContactFacts): boolean {
   if (f.hasContact) return false;
-  return !f.confident || wantsPerson(f.question) || !f.online || f.askContact === 'at-start';
+  return !f.confident || asksForPerson(f.question) || !f.online || f.askContact === 'at-start';
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ import { GET as getSession } from '../../src/pages/api/chat/session';
 import { GET as getStream } from '../../src/pages/api/chat/stream';
 import { invalidateMemos } from '../../src/server/cache/memo';
 import { CACHE_TAGS } from '../../src/server/cache/tags';
-import { activityLog, chatConversations, chatMessages, faqs, leadEvents, mailQueue, users } from '../../src/server/db/schema';
+import { activityLog, articles, chatConversations, chatMessages, faqs, leadEvents, mailQueue, users } from '../../src/server/db/schema';
 import {
   conversationForAdmin,
   listInbox,
@@ -45,7 +45,9 @@ import { chatSession, saveChatContact, sendVisitorMessage } from '../../src/serv
 import { CHAT_SETTINGS_KEY } from '../../src/server/modules/chat/settings';
 import { writeConfigDocument } from '../../src/server/modules/site/repository';
 import InboxList from '../../src/features/admin-chat/InboxList';
+import { composeSearchAnswer, personAnswer } from '../../src/shared/chat-answer';
 import { CONTACT_NAME_NOT_CLEAN } from '../../src/shared/chat-rules';
+import { searchSite } from '../../src/server/modules/chat-search/service';
 import { CHAT_RATE_LIMITS, type ChatContactResponse, type ChatErrorBody, type ChatSendResponse, type ChatSessionResponse, type ChatStreamLine } from '../../src/shared/chat';
 import { createAuthHarness, randomIp, type AuthHarness } from '../support/auth';
 
@@ -454,6 +456,62 @@ describe('limits and the off switch', () => {
     const sent = await send(v, 'What is the free audit?');
     expect(sent.askContact).toBe(true);
     expect(await chatSession(v)).toMatchObject({ online: false, offlineMessage: expect.stringMatching(/away/) });
+  });
+});
+
+describe('a person asked for', () => {
+  const REAL_PERSON = 'Can I talk to a real person?';
+  const allClosed = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: false }]));
+
+  beforeEach(async () => {
+    assistant.override = undefined;
+    // Two articles the site search finds for the words of the question: before decision 031 the visitor
+    // got their excerpts ("Here is what I found") before the contact form.
+    await h.handle.db.insert(articles).values([
+      { id: 'talk-real', slug: 'talk-like-a-real-person', title: 'Talk like a real person', content: '<p>Follow-ups that read as if a real person wrote them get replies.</p>', published: true },
+      { id: 'person-review', slug: 'a-person-reviews-it', title: 'A real person reviews every automation', content: '<p>Talk to your clients as a person would.</p>', published: true },
+    ]);
+  });
+
+  it('goes straight to the person path: no search answer, the contact form at once', async () => {
+    expect(composeSearchAnswer(await searchSite(REAL_PERSON)), 'the search alone would answer with article excerpts').toMatchObject({ confident: true, body: expect.stringMatching(/^Here is what I found/) });
+    const v = visitor();
+    const res = await postMessage(ctx('/api/chat/messages', { method: 'POST', visitorId: v.raw, body: JSON.stringify({ body: REAL_PERSON }) }));
+    expect(res.status).toBe(200);
+    const sent = await json<ChatSendResponse>(res);
+    expect(sent.messages.map((m) => m.author)).toEqual(['visitor', 'assistant']);
+    expect(sent.messages[1]).toMatchObject({ body: personAnswer({ online: true, contactEmail: '' }).body, sources: [] });
+    expect(sent.messages[1]!.body).toMatch(/Someone from our team will answer here/);
+    expect(sent.askContact).toBe(true);
+    // Stored as said: the admin sees the same answer in the conversation.
+    const stored = await h.handle.db.select().from(chatMessages).where(eq(chatMessages.author, 'assistant'));
+    expect(stored.map((m) => m.body)).toEqual([sent.messages[1]!.body]);
+  });
+
+  it.each(['a human please', 'speak to an agent', 'Thanks! But can I call you about a custom project?', 'OPERATOR'])('takes the person path for %j', async (text) => {
+    const sent = await send(visitor(), text);
+    expect(sent.messages[1]!.body).toBe(personAnswer({ online: true, contactEmail: '' }).body);
+    expect(sent.askContact).toBe(true);
+  });
+
+  it('answers an ordinary question with the same words from the site, as before', async () => {
+    const sent = await send(visitor(), 'How do your agents work?');
+    expect(sent.messages[1]!.body).not.toBe(personAnswer({ online: true, contactEmail: '' }).body);
+  });
+
+  it('outside business hours promises no answer here, and asks for the details', async () => {
+    await saveSettings({ businessHours: { enabled: true, timeZone: 'Europe/Berlin', days: allClosed } });
+    const sent = await send(visitor(), REAL_PERSON);
+    expect(sent.messages[1]!.body).toBe(personAnswer({ online: false, contactEmail: '' }).body);
+    expect(sent.askContact).toBe(true);
+  });
+
+  it('once the email is known, says where the answer goes and does not ask again', async () => {
+    const v = visitor();
+    await saveChatContact({ name: 'Ada', email: 'ada@example.com' }, { identity: v, clientIp: randomIp() });
+    const sent = await send(v, 'a human please');
+    expect(sent.messages[1]!.body).toBe(personAnswer({ online: true, contactEmail: 'ada@example.com' }).body);
+    expect(sent.askContact).toBe(false);
   });
 });
 

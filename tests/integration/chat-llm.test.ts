@@ -18,7 +18,7 @@ const { KEY, fake } = await vi.hoisted(async () => {
 });
 
 import { chatSettingsSchema, type ChatSettings } from '../../src/shared/chat';
-import { PRICE_ANSWER, PRICE_REDACTED } from '../../src/shared/chat-answer';
+import { personAnswer, PRICE_ANSWER, PRICE_REDACTED } from '../../src/shared/chat-answer';
 import { db } from '../../src/server/db';
 import type { DatabaseHandle } from '../../src/server/db/client';
 import { packages } from '../../src/server/db/schema';
@@ -155,6 +155,12 @@ describe('LLM mode', () => {
     expect(logged).toContain('http');
     expect(logged).not.toContain(KEY);
     expect(logged).not.toContain('my-secret-question');
+  });
+
+  it('leaves a request for a person to the person path: the model is not asked', async () => {
+    const { reply } = await ask('Can I speak to a real person, please?');
+    expect(reply).toEqual(personAnswer({ online: true, contactEmail: '' }));
+    expect(fake.requests).toHaveLength(0);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   isConfidentHit,
   isPriceQuestion,
   NO_ANSWER_BODY,
+  personAnswer,
   PRICE_REDACTED,
   priceSafeStream,
   redactPrices,
@@ -108,6 +109,23 @@ describe('composeSearchAnswer', () => {
   it('links at most three sources, one per address', () => {
     const hits = ['a', 'a', 'b', 'c', 'd'].map((r) => hit({ refId: r, href: `/#faq-${r}` }));
     expect(sourcesOf(hits).map((s) => s.href)).toEqual(['/#faq-a', '/#faq-b', '/#faq-c']);
+  });
+});
+
+describe('personAnswer', () => {
+  it('says someone will answer here while online, and points to the contact form when no email is known', () => {
+    expect(personAnswer({ online: true, contactEmail: '' })).toEqual({
+      body: 'Of course. Someone from our team will answer here as soon as they can. Leave your name and email below, so we can reach you if you have to go.',
+      sources: [],
+      confident: true,
+    });
+    expect(personAnswer({ online: true, contactEmail: 'ada@example.com' }).body).toBe('Of course. Someone from our team will answer here as soon as they can, or write to you at ada@example.com.');
+  });
+
+  it('promises no answer here outside business hours', () => {
+    expect(personAnswer({ online: false, contactEmail: '' }).body).toBe('Our team is away right now. Leave your name and email below and a person will get back to you during business hours.');
+    expect(personAnswer({ online: false, contactEmail: 'ada@example.com' }).body).toBe('Our team is away right now. A person will get back to you at ada@example.com during business hours.');
+    expect(personAnswer({ online: false, contactEmail: '' }).body).not.toMatch(/answer here/);
   });
 });
 

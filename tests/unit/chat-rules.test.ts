@@ -1,7 +1,7 @@
-/** The chat's pure rules (src/shared/chat-rules.ts) with fixed dates: business hours, asking for a person, the inputs. */
+/** The chat's pure rules (src/shared/chat-rules.ts) with fixed dates: business hours, when to ask for contact details, the inputs. */
 import { describe, expect, it } from 'vitest';
 import { businessHoursSchema } from '../../src/shared/chat';
-import { CONTACT_NAME_NOT_CLEAN, chatContactFieldErrors, chatContactSchema, chatMessageBodySchema, isWithinBusinessHours, shouldAskContact, wallClock, wantsPerson } from '../../src/shared/chat-rules';
+import { CONTACT_NAME_NOT_CLEAN, chatContactFieldErrors, chatContactSchema, chatMessageBodySchema, isWithinBusinessHours, shouldAskContact, wallClock } from '../../src/shared/chat-rules';
 
 const hours = (over: Record<string, unknown> = {}) => businessHoursSchema.parse({ enabled: true, timeZone: 'Europe/Berlin', ...over });
 
@@ -34,30 +34,14 @@ describe('isWithinBusinessHours', () => {
   });
 });
 
-describe('wantsPerson', () => {
-  it.each([
-    'Can I talk to a human?',
-    'I want to SPEAK TO someone',
-    'Is there a real person there?',
-    'agent please',
-    'Please call me tomorrow',
-    'contact me at ada@example.com',
-    'Could somebody get in touch?',
-    'I would like to talk to a person.',
-  ])('is true for %j', (text) => expect(wantsPerson(text)).toBe(true));
-
-  it.each(['Do you build personal websites?', 'Personally I prefer email marketing', 'What about humanity?', 'How much are the packages?', 'Talking points for my clinic'])(
-    'is false for %j',
-    (text) => expect(wantsPerson(text)).toBe(false),
-  );
-});
-
 describe('shouldAskContact', () => {
   const base = { confident: true, question: 'What is the free audit?', online: true, askContact: 'when-needed' as const, hasContact: false };
   it('asks when there is no good answer, a person is asked for, it is offline, or at the start', () => {
     expect(shouldAskContact(base)).toBe(false);
     expect(shouldAskContact({ ...base, confident: false })).toBe(true);
     expect(shouldAskContact({ ...base, question: 'Can I speak to someone?' })).toBe(true);
+    // The rule of src/shared/person-request.ts: a product question about AI agents is not a person asked for.
+    expect(shouldAskContact({ ...base, question: 'How do your agents work?' })).toBe(false);
     expect(shouldAskContact({ ...base, online: false })).toBe(true);
     expect(shouldAskContact({ ...base, askContact: 'at-start' })).toBe(true);
   });

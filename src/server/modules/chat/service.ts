@@ -162,7 +162,8 @@ export interface AcceptedMessage {
   question: string;
   visitorMessage: ChatMessageDto;
   takenOver: boolean;
-  hasContact: boolean;
+  /** The email the visitor left before this message, or ''. */
+  contactEmail: string;
   online: boolean;
 }
 
@@ -193,7 +194,7 @@ export async function acceptVisitorMessage(input: SendInput, request: VisitorReq
     question,
     visitorMessage: messageDto({ ...stored.message, adminFirstName: null, adminName: null }, visitorSide(settings)),
     takenOver: stored.row.takenOverBy !== null,
-    hasContact: stored.row.contactEmail !== '',
+    contactEmail: stored.row.contactEmail,
     online: isWithinBusinessHours(settings.businessHours, now),
   };
 }
@@ -227,7 +228,14 @@ export async function answerVisitorMessage(accepted: AcceptedMessage, options: A
   const history = earlier.filter((m) => m.seq !== accepted.visitorMessage.seq && m.author !== 'system').map((m) => ({ author: m.author as ChatAuthor, body: m.body }));
   let reply: AssistantReply;
   try {
-    reply = await assistantReply(accepted.question, { settings, history: history.slice(-ASSISTANT_HISTORY), onDelta: options.onDelta, signal: options.signal });
+    reply = await assistantReply(accepted.question, {
+      settings,
+      history: history.slice(-ASSISTANT_HISTORY),
+      online: accepted.online,
+      contactEmail: accepted.contactEmail,
+      onDelta: options.onDelta,
+      signal: options.signal,
+    });
   } catch (err) {
     logger.error({ err, conversationId }, 'chat assistant failed; answering without it');
     reply = UNAVAILABLE;
