@@ -22,6 +22,17 @@ export const MEDIA_LIBRARY_LINK: NavLink = { href: '/admin/media', label: 'Media
 /** Tools for all content at once, listed under the content types. */
 export const CONTENT_TOOL_LINKS: readonly NavLink[] = [MEDIA_LIBRARY_LINK, { href: '/admin/content/transfer', label: 'Backup and move' }];
 
+/**
+ * The chat's two pages (decision 031): the inbox on the seed's route "/admin/chat-settings", what an owner
+ * opens every day, and the widget's settings one tab away.
+ */
+export const CHAT_INBOX_HREF = '/admin/chat-settings';
+export const CHAT_SETTINGS_HREF = '/admin/chat-settings/settings';
+export const CHAT_TABS: readonly NavLink[] = [
+  { href: CHAT_INBOX_HREF, label: 'Inbox' },
+  { href: CHAT_SETTINGS_HREF, label: 'Settings' },
+];
+
 export const ADMIN_SIDEBAR: readonly AdminNavItem[] = [
   { href: '/admin', label: 'Overview' },
   // The page the owner opens every morning: every person who became a lead, with their timeline.

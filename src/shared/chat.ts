@@ -280,6 +280,6 @@ export interface InboxConversationDto {
   unread: number;
   takenOverBy: string | null;
   lastMessageAt: string;
-  /** The last message's first 140 characters, as text. */
+  /** The visitor's last words (their last message, or the contact form's message after it): 140 characters, as text; '' for none. */
   preview: string;
 }

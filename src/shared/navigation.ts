@@ -16,7 +16,8 @@ export const PUBLIC_NAV_LINKS: readonly NavLink[] = [
 export const ADMIN_NAV_LINKS: readonly NavLink[] = [
   { href: '/admin/content', label: 'Content' },
   { href: '/admin/users', label: 'Users' },
-  { href: '/admin/chat-settings', label: 'Chat Settings' },
+  // The seed's route, named for what an owner opens it for: the inbox (its settings are a tab of it; decision 031).
+  { href: '/admin/chat-settings', label: 'Chat' },
   { href: '/admin/seo', label: 'SEO' },
   { href: '/admin/landing-page-config', label: 'Landing Page' },
   { href: '/admin/audit', label: 'Audit' },

@@ -102,7 +102,7 @@ test.afterAll(async ({ playwright, baseURL }) => {
 });
 
 test('the generated list holds the admin pages', () => {
-  expect(ADMIN_PAGES.map((r) => r.pattern)).toEqual(expect.arrayContaining(['/admin', '/admin/activity', '/admin/content/transfer', '/admin/services/[id]', '/admin/chat-settings', '/admin/chat-settings/[conversationId]', '/admin/users', '/admin/users/[userId]']));
+  expect(ADMIN_PAGES.map((r) => r.pattern)).toEqual(expect.arrayContaining(['/admin', '/admin/activity', '/admin/content/transfer', '/admin/services/[id]', '/admin/chat-settings', '/admin/chat-settings/settings', '/admin/chat-settings/[conversationId]', '/admin/users', '/admin/users/[userId]']));
   expect(ADMIN_PAGES.map((r) => r.pattern)).toEqual(expect.arrayContaining(['/admin/leads', '/admin/leads/[person]']));
 });
 

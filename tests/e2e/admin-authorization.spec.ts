@@ -93,7 +93,7 @@ test('the generated lists hold the admin pages, Actions and API routes', () => {
   expect(ADMIN_ACTIONS).toEqual(
     expect.arrayContaining(['admin.services.create', 'admin.services.update', 'admin.services.remove', 'admin.activity.revert', 'admin.chat.saveSettings', 'admin.chat.reply', 'admin.chat.markRead']),
   );
-  expect(ADMIN_PATHS).toEqual(expect.arrayContaining(['/admin/chat-settings', '/admin/chat-settings/no-such-record-7f3a9c']));
+  expect(ADMIN_PATHS).toEqual(expect.arrayContaining(['/admin/chat-settings', '/admin/chat-settings/settings', '/admin/chat-settings/no-such-record-7f3a9c']));
   expect(ADMIN_API_ROUTES.map((r) => r.path)).toEqual(expect.arrayContaining(['/api/admin/content/export', '/api/admin/content/import', '/api/admin/users/export']));
   expect(ADMIN_ACTIONS).toEqual(expect.arrayContaining(['admin.users.setRole', 'admin.users.disable', 'admin.users.enable', 'admin.users.resendVerification']));
   expect(ADMIN_PATHS).toEqual(expect.arrayContaining(['/admin/users', '/admin/users/no-such-record-7f3a9c']));

@@ -30,7 +30,7 @@ const VISITOR_LINKS = ['Services', 'Packages', 'Free Audit', 'Articles', 'Demos'
 const ADMIN_LINKS: [string, string][] = [
   ['Content', '/admin/content'],
   ['Users', '/admin/users'],
-  ['Chat Settings', '/admin/chat-settings'],
+  ['Chat', '/admin/chat-settings'],
   ['SEO', '/admin/seo'],
   ['Landing Page', '/admin/landing-page-config'],
   ['Audit', '/admin/audit'],

@@ -162,6 +162,38 @@ test('asking for a person from the quick replies shows the contact form', async 
   await expect(panel(page).getByRole('link', { name: 'Get a free audit' })).toHaveCount(0);
 });
 
+for (const [width, words] of [
+  ['desktop', 'Can I talk to a real person?'],
+  ['phone', 'hi, speek to an agent pls'],
+] as const) {
+  test(`asking for a person in their own words (${words}) gets the person path and the contact form at once, no search answer (${width})`, async ({ page }) => {
+    await page.setViewportSize(VIEWPORTS[width]);
+    await gotoHydrated(page, '/');
+    await launcher(page).click();
+    await ask(page, words);
+    const answer = panel(page).locator('[data-chat-author="assistant"]').nth(1);
+    await expect(answer).toContainText('Someone from our team will answer here as soon as they can');
+    // Straight to the person path: no article or FAQ excerpts, no links to them.
+    await expect(panel(page).getByText('Here is what I found')).toHaveCount(0);
+    await expect(answer.getByRole('link')).toHaveCount(0);
+    const form = panel(page).getByRole('form', { name: 'Leave your details' });
+    await expect(form).toBeVisible();
+    await expect(form.getByLabel('Name')).toBeFocused();
+    await shot(page, `person-path-${VIEWPORTS[width].width}`);
+    expect(await noAxeViolations(page)).toEqual([]);
+  });
+}
+
+test('a product question with the same words is answered, not sent to a person', async ({ page }) => {
+  await gotoHydrated(page, '/');
+  await launcher(page).click();
+  await ask(page, 'How do your agents work?');
+  const answer = panel(page).locator('[data-chat-author="assistant"]').nth(1);
+  await expect(answer).toBeVisible();
+  await expect(answer).not.toHaveAttribute('aria-busy', 'true');
+  await expect(answer).not.toContainText('Someone from our team');
+});
+
 for (const transport of ['server-sent events', 'polling'] as const) {
   test(`an admin's reply reaches the open widget by ${transport}, with the note that a person has joined`, async ({ page, browser, baseURL }) => {
     // Polling: the stream is refused, as by a proxy that cannot pass server-sent events.

@@ -289,10 +289,11 @@ describe('the inbox', () => {
     const first = await send(a, 'What is the free audit?');
     const second = await send(b, 'Hello there');
     expect(await unreadTotal()).toBe(2);
-    // Newest activity first; the preview is the last message (here the assistant's answer).
+    // Newest activity first; the preview is the visitor's last words, not the assistant's answer after them.
     const listed = (await listInbox({ status: 'all', page: 1 })).rows;
     expect(listed.map((r) => r.id)).toEqual([second.conversation.id, first.conversation.id]);
-    expect(listed[0]!.preview).toBe(second.messages[1]!.body.replace(/\s+/g, ' ').slice(0, 140));
+    expect(listed[0]!.preview).toBe('Hello there');
+    expect(listed[1]!.preview).toBe('What is the free audit?');
 
     expect((await markConversationRead(admin, first.conversation.id)).conversation.unread).toBe(0);
     expect(await unreadTotal()).toBe(1);
@@ -390,6 +391,27 @@ describe('text-direction characters', () => {
     expect(await h.handle.db.select().from(mailQueue)).toEqual([]);
   });
 
+  it('previews the visitor’s last words: their message, or the contact form’s message after it — never an answer or the thank-you', async () => {
+    const v = visitor();
+    const { conversation } = await send(v, 'Do you work with physiotherapists?');
+    const preview = async () => (await listInbox({ status: 'all', page: 1 })).rows.find((r) => r.id === conversation.id)!.preview;
+    expect(await preview()).toBe('Do you work with physiotherapists?');
+    await replyToConversation(admin, conversation.id, 'Yes, several. Olivia here.');
+    expect(await preview()).toBe('Do you work with physiotherapists?');
+    // The contact form without a message: the thank-you follows, the visitor's last words stay.
+    await saveChatContact({ name: 'Ada', email: 'ada@example.com' }, { identity: v, clientIp: randomIp() });
+    expect(await preview()).toBe('Do you work with physiotherapists?');
+    // With a message: that is what they said last.
+    await saveChatContact({ name: 'Ada', email: 'ada@example.com', message: 'Three clinics,\n  call after 3pm' }, { identity: v, clientIp: randomIp() });
+    expect(await preview()).toBe('Three clinics, call after 3pm');
+    await send(v, 'Thanks!');
+    expect(await preview()).toBe('Thanks!');
+    // Details left before any message ("at-start"): the form's message, or nothing.
+    const early = visitor();
+    await saveChatContact({ name: 'Bo', email: 'bo@example.com' }, { identity: early, clientIp: randomIp() });
+    expect((await listInbox({ status: 'all', page: 1 })).rows[0]).toMatchObject({ displayName: 'Bo', preview: '' });
+  });
+
   it('are kept as typed in a message but never shown: the inbox and the conversation page neutralise and isolate them', async () => {
     assistant.override = async (question) => ({ body: `You asked: ${question}`, sources: [], confident: true });
     const v = visitor();
@@ -401,7 +423,7 @@ describe('text-direction characters', () => {
     expect(stored.find((m) => m.author === 'visitor')!.body).toBe(typed);
 
     const { rows } = await listInbox({ status: 'all', page: 1 });
-    expect(rows[0]).toMatchObject({ displayName: 'Adalinx', contactName: 'Adalinx', preview: 'You asked: Pay fdp.exe today' });
+    expect(rows[0]).toMatchObject({ displayName: 'Adalinx', contactName: 'Adalinx', preview: 'Pay fdp.exe today' });
     const detail = (await conversationForAdmin(conversation.id))!;
     expect(detail.conversation.displayName).toBe('Adalinx');
     expect(detail.contact).toMatchObject({ name: 'Adalinx', message: 'Hi there' });
@@ -414,7 +436,7 @@ describe('text-direction characters', () => {
     // The inbox as the admin page renders it: the name in <bdi>, the preview in its own direction.
     const html = renderToStaticMarkup(createElement(InboxList, { rows, query: { status: 'all', page: 1 }, perPage: 20, unreadTotal: 2, summary: '1 conversation' }));
     expect(html).toMatch(/<bdi class="[^"]*" data-display-name="true">Adalinx<\/bdi>/);
-    expect(html).toMatch(/<p dir="auto" class="[^"]*" data-preview="true">You asked: Pay fdp\.exe today<\/p>/);
+    expect(html).toMatch(/<p dir="auto" class="[^"]*" data-preview="true">Pay fdp\.exe today<\/p>/);
     expect(html).not.toMatch(BIDI);
   });
 });

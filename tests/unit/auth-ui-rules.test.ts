@@ -86,10 +86,10 @@ describe('change password (seed section 5 and 8)', () => {
 });
 
 describe('navbar account states', () => {
-  it('name (or email) with the role in brackets; the admin menu of the seed', () => {
+  it('name (or email) with the role in brackets; the admin menu of the seed, its chat page named for the inbox (decision 031)', () => {
     const user = { id: '1', email: 'a@example.com', name: '', firstName: 'Ada', lastName: 'Lovelace', role: 'admin' as const, emailVerified: true };
     expect(accountLabel(user)).toBe('Ada Lovelace (admin)');
     expect(accountLabel({ ...user, firstName: '', lastName: '', role: 'user' })).toBe('a@example.com (user)');
-    expect(ADMIN_NAV_LINKS.map((l) => l.label)).toEqual(['Content', 'Users', 'Chat Settings', 'SEO', 'Landing Page', 'Audit']);
+    expect(ADMIN_NAV_LINKS.map((l) => l.label)).toEqual(['Content', 'Users', 'Chat', 'SEO', 'Landing Page', 'Audit']);
   });
 });

@@ -67,6 +67,9 @@ describe('the generated admin page list', () => {
     const patterns = ADMIN_PAGES.map((r) => r.pattern);
     expect(patterns).toEqual(expect.arrayContaining(['/admin', '/admin/activity', '/admin/content/transfer', '/admin/services', '/admin/services/[id]', '/admin/users/[userId]']));
     expect(ADMIN_ROUTES.find((r) => r.pattern === '/admin/services/[id]')).toMatchObject({ params: ['id'], kind: 'page', file: 'src/pages/admin/services/[id].astro' });
+    // A static page beside a dynamic one: the chat settings next to the conversations (decision 031).
+    expect(patterns).toEqual(expect.arrayContaining(['/admin/chat-settings', '/admin/chat-settings/settings', '/admin/chat-settings/[conversationId]']));
+    expect(concreteAdminPaths(ADMIN_ROUTES)).toContain('/admin/chat-settings/settings');
   });
 
   it('fills each dynamic segment with `new` and with a made-up id', () => {

@@ -1,5 +1,5 @@
 /**
- * The chat settings editor (/admin/chat-settings): the widget (on/off, name, greeting, accent colour with a
+ * The chat settings editor (/admin/chat-settings/settings): the widget (on/off, name, greeting, accent colour with a
  * live preview), quick replies, when to ask for contact details, business hours, the offline message and
  * the optional AI answers. One document, validated with chatSettingsSchemaFor(LLM_API_ORIGIN) here and on
  * the server (the AI-answers endpoint must be on the origin the server sends its key to), saved with the

@@ -144,10 +144,30 @@ export default function ConversationPanel({ conversation: initial, messages: ini
     },
   });
 
-  // Keep the newest message in view.
+  // Keep the newest message in view: inside the thread's own scroll box on wide screens; on a phone the
+  // thread is part of the page and the reply box sticks to the bottom of the screen (as in Crisp or
+  // Intercom), so the page opens at the newest message, and follows new ones while the admin is there.
+  const composerRef = useRef<HTMLFormElement>(null);
+  const endRef = useRef<HTMLDivElement>(null);
+  const followsEnd = useRef(true);
+  useEffect(() => {
+    const onScroll = () => {
+      const end = endRef.current?.getBoundingClientRect().bottom ?? 0;
+      followsEnd.current = end <= window.innerHeight - (composerRef.current?.offsetHeight ?? 0) + 80;
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
   useEffect(() => {
     const list = listRef.current;
-    if (list) list.scrollTop = list.scrollHeight;
+    if (!list) return;
+    if (list.scrollHeight > list.clientHeight) {
+      list.scrollTop = list.scrollHeight;
+      return;
+    }
+    const end = endRef.current?.getBoundingClientRect().bottom;
+    const visibleBottom = window.innerHeight - (composerRef.current?.offsetHeight ?? 0);
+    if (end !== undefined && end > visibleBottom && followsEnd.current) window.scrollBy({ top: end - visibleBottom + 8, behavior: 'instant' });
   }, [messages.length]);
 
   async function sendReply() {
@@ -170,6 +190,8 @@ export default function ConversationPanel({ conversation: initial, messages: ini
       return;
     }
     setDraft('');
+    // Their own reply brings the newest message into view, wherever they had scrolled to.
+    followsEnd.current = true;
     setConversation(outcome.data.conversation);
     setMessages((list) => mergeMessages(list, [outcome.data.message]));
   }
@@ -240,7 +262,7 @@ export default function ConversationPanel({ conversation: initial, messages: ini
         </p>
       )}
 
-      <section ref={listRef} aria-label="Messages" tabIndex={0} className="max-h-[60vh] min-h-48 overflow-y-auto rounded-2xl border border-slate-200 bg-white p-3 shadow-sm sm:p-4" data-messages>
+      <section ref={listRef} aria-label="Messages" tabIndex={0} className="min-h-48 rounded-2xl border border-slate-200 bg-white p-3 shadow-sm sm:p-4 lg:max-h-[60vh] lg:overflow-y-auto" data-messages>
         {messages.length === 0 ? (
           <p className="py-8 text-center text-sm text-slate-600">No messages yet.</p>
         ) : (
@@ -250,50 +272,54 @@ export default function ConversationPanel({ conversation: initial, messages: ini
             ))}
           </ol>
         )}
+        <div ref={endRef} aria-hidden="true" />
       </section>
       <div aria-live="polite" className="sr-only" data-conversation-announcement>
         {announcement}
       </div>
 
+      {/* Sticks to the bottom of the screen while the thread scrolls above it. */}
       <form
+        ref={composerRef}
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
           void sendReply();
         }}
-        className="rounded-2xl border border-slate-200 bg-white p-3 shadow-sm sm:p-4"
+        className="sticky bottom-0 z-10 rounded-2xl border border-slate-200 bg-white p-3 shadow-[0_-6px_16px_-8px_rgba(15,23,42,0.18)] sm:p-4"
+        data-composer
       >
-        <label htmlFor={replyId} className="mb-1.5 block text-sm font-medium text-slate-800">
-          Your reply
-        </label>
-        <textarea
-          id={replyId}
-          value={draft}
-          onChange={(e) => {
-            setDraft(e.target.value);
-            setReplyError(undefined);
-          }}
-          onKeyDown={onReplyKey}
-          rows={3}
-          aria-invalid={replyError ? true : undefined}
-          aria-describedby={`${replyId}-help`}
-          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base leading-6 text-ink shadow-sm focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600 aria-[invalid=true]:border-red-600 sm:text-sm"
-        />
-        <p id={`${replyId}-help`} className={`mt-1 ${replyError ? 'text-sm text-red-700' : 'text-xs text-slate-600'}`}>
-          {replyError ?? (
-            <>
-              The visitor sees it at once{conversation.takenOverBy ? '' : ', and the assistant stays quiet until you hand the conversation back'}. Ctrl+Enter sends.{' '}
-              <span className={length > CHAT_LIMITS.message ? 'font-semibold text-red-700' : undefined}>
-                {length} / {CHAT_LIMITS.message} characters
-              </span>
-            </>
-          )}
-        </p>
-        <div className="mt-3 flex justify-end">
-          <button type="submit" disabled={busy !== undefined} className={`${button} bg-brand-600 text-white hover:bg-brand-700`}>
+        <div className="mb-1.5 flex items-baseline justify-between gap-3">
+          <label htmlFor={replyId} className="text-sm font-medium text-slate-800">
+            Your reply
+          </label>
+          <span className={`text-xs ${length > CHAT_LIMITS.message ? 'font-semibold text-red-700' : 'text-slate-600'}`} data-reply-length>
+            {length} / {CHAT_LIMITS.message}
+            <span className="sr-only"> characters</span>
+          </span>
+        </div>
+        <div className="flex items-end gap-2">
+          <textarea
+            id={replyId}
+            value={draft}
+            onChange={(e) => {
+              setDraft(e.target.value);
+              setReplyError(undefined);
+            }}
+            onKeyDown={onReplyKey}
+            rows={2}
+            aria-invalid={replyError ? true : undefined}
+            aria-describedby={`${replyId}-help`}
+            className="block max-h-40 min-h-12 w-full flex-1 resize-y rounded-lg border border-slate-300 bg-white px-3 py-2 text-base leading-6 text-ink shadow-sm focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600 aria-[invalid=true]:border-red-600 sm:text-sm lg:min-h-20"
+          />
+          <button type="submit" disabled={busy !== undefined} className={`${button} flex-none bg-brand-600 text-white hover:bg-brand-700`}>
             {busy === 'reply' ? 'Sending…' : 'Send reply'}
           </button>
         </div>
+        <p id={`${replyId}-help`} className={replyError ? 'mt-1 text-sm text-red-700' : 'mt-1 hidden text-xs text-slate-600 sm:block'}>
+          {replyError ??
+            `The visitor sees it at once${conversation.takenOverBy ? '' : ', and the assistant stays quiet until you hand the conversation back'}. Ctrl+Enter sends.`}
+        </p>
       </form>
     </div>
   );

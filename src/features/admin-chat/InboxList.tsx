@@ -1,5 +1,5 @@
 /**
- * The inbox list on /admin/chat-settings. Rendered on the server with the rows of the URL's filter and page
+ * The chat inbox's list (/admin/chat-settings). Rendered on the server with the rows of the URL's filter and page
  * (plain links: it works without script); once loaded it follows the live feed — a new visitor message
  * brings its conversation to the top with its unread count, a handled one leaves the open list — and says
  * new messages in a polite live region.
@@ -77,9 +77,16 @@ export default function InboxList({ rows: initialRows, query, perPage, unreadTot
                     {formatInboxTime(r.lastMessageAt)}
                   </time>
                 </div>
-                <p dir="auto" className={`mt-1 line-clamp-2 text-sm break-words ${r.unread > 0 ? 'text-ink' : 'text-slate-600'}`} data-preview>
-                  {r.preview || '—'}
-                </p>
+                {/* The visitor's last words (the server picks them: never the assistant's answer or a thank-you). */}
+                {r.preview ? (
+                  <p dir="auto" className={`mt-1 line-clamp-2 text-sm break-words ${r.unread > 0 ? 'text-ink' : 'text-slate-600'}`} data-preview>
+                    {r.preview}
+                  </p>
+                ) : (
+                  <p className="mt-1 text-sm text-slate-600 italic" data-preview>
+                    {r.contactEmail ? 'Left their contact details' : 'No message yet'}
+                  </p>
+                )}
                 {(r.unread > 0 || r.takenOverBy || (query.status === 'all' && r.status === 'handled')) && (
                   <p className="mt-1.5 flex flex-wrap gap-1.5 text-xs font-semibold">
                     {r.unread > 0 && (

@@ -64,7 +64,7 @@ export function inboxConversation(view: ConversationView): InboxConversationDto 
     // The admin's name as the inbox shows it ("Taken over by Alex").
     takenOverBy: c.takenOverBy ? adminFirstName(view.agentFirstName, view.agentName) : null,
     lastMessageAt: c.lastMessageAt.toISOString(),
-    preview: previewOf(view.lastBody),
+    preview: previewOf(view.lastVisitorWords),
   };
 }
 

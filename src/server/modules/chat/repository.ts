@@ -22,8 +22,14 @@ const viewColumns = {
   agentEmail: agent.email,
   memberName: member.name,
   memberEmail: member.email,
-  /** The last message, for the inbox's preview. */
-  lastBody: sql<string | null>`(select m.body from ${chatMessages} m where m.conversation_id = ${chatConversations.id} order by m.seq desc limit 1)`,
+  /**
+   * The visitor's last words, for the inbox's preview: their last message, or the message of the contact
+   * form when it came after it — never the assistant's answer or the thank-you that follows the form.
+   */
+  lastVisitorWords: sql<string | null>`coalesce(
+    (select case when ${chatConversations.contactMessage} <> '' and ${chatConversations.contactAt} >= m.created_at then ${chatConversations.contactMessage} else m.body end
+       from ${chatMessages} m where m.conversation_id = ${chatConversations.id} and m.author = 'visitor' order by m.seq desc limit 1),
+    nullif(${chatConversations.contactMessage}, ''))`,
 };
 
 export interface ConversationView {
@@ -33,7 +39,7 @@ export interface ConversationView {
   agentEmail: string | null;
   memberName: string | null;
   memberEmail: string | null;
-  lastBody: string | null;
+  lastVisitorWords: string | null;
 }
 
 function views(ex: Reader = db()) {

@@ -1,5 +1,5 @@
 /**
- * The chat settings document (app_config 'chatSettings', edited at /admin/chat-settings through the
+ * The chat settings document (app_config 'chatSettings', edited at /admin/chat-settings/settings through the
  * site-document engine). Every public page reads it to render the widget, so it is memoised under the
  * `chat` cache tag that a save invalidates together with the cached pages.
  */
