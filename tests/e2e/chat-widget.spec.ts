@@ -167,6 +167,7 @@ for (const [width, words] of [
   ['phone', 'hi, speek to an agent pls'],
 ] as const) {
   test(`asking for a person in their own words (${words}) gets the person path and the contact form at once, no search answer (${width})`, async ({ page }) => {
+    test.setTimeout(60_000);
     await page.setViewportSize(VIEWPORTS[width]);
     await gotoHydrated(page, '/');
     await launcher(page).click();
