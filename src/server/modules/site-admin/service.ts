@@ -120,7 +120,7 @@ export async function revertDocumentChange(actorId: string | undefined, entry: E
     const kind = DOCUMENT_KINDS[entry.entityType as keyof typeof DOCUMENT_KINDS];
     const id = entry.entityId;
     const current = await kind.read(tx, id, true);
-    if (stableJson(current?.value ?? null) !== stableJson(entry.after ?? null)) {
+    if (stableJson(current?.value ?? null) !== stableJson(entry.after == null ? null : kind.asRead(entry.after))) {
       throw new ContentError('CONFLICT', `${sentenceStart(kind.name(id))} changed again after that entry: revert the later changes first, newest first.`);
     }
     const restored = entry.before ?? null;
@@ -174,6 +174,7 @@ export async function landingLayoutForEditor(): Promise<{ layout: LandingLayout;
 /** The form's view of an entry: dates as ISO instants, '' for none. */
 const seoFormOf = (value: SeoValue): SeoEntry => ({
   ...value,
+  siteNameAfterTitle: value.siteNameAfterTitle ?? null,
   // An imported entry may carry another Open Graph type; the head treats anything but "article" as "website".
   type: value.type === 'article' ? 'article' : 'website',
   publishedTime: value.publishedTime ?? '',
