@@ -1,5 +1,5 @@
 // `npm test`: type check and lint, unit + integration tests, then build and run the browser tests.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -13,16 +13,25 @@ const steps = [
   ['type check', bin('astro'), ['check']],
   ['lint', bin('eslint'), ['.']],
   ['unit and integration tests (PGlite)', bin('vitest'), ['run']],
-  // The same data-layer suite again on PostgreSQL, the production engine, when one is available.
-  ...(pgUrl
-    ? [['integration tests (PostgreSQL)', bin('vitest'), ['run', 'tests/integration'], { TEST_DATABASE_URL: pgUrl }]]
-    : []),
   ['build', bin('astro'), ['build']],
-  // The admin specs change the content the public specs count on: they run last (playwright.config.ts).
-  // The shared server stays on PGlite; specs that run several processes on PostgreSQL (several-instances,
-  // workers) create their own database on this server and are skipped without one.
-  ['browser tests', bin('playwright'), ['test'], { E2E_ADMIN_LAST: '1', ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}) }],
 ];
+
+/**
+ * The data-layer suite again on PostgreSQL, the production engine, when one is available. It runs beside
+ * the browser tests, on one worker: both spend much of their time waiting (on PostgreSQL, on pages and
+ * timers), and one after the other they took the suite past 40 minutes. Its output is kept and printed
+ * when it ends, so the two reports do not interleave.
+ */
+const alongside = pgUrl
+  ? [['integration tests (PostgreSQL)', bin('vitest'), ['run', 'tests/integration', '--maxWorkers=1'], { TEST_DATABASE_URL: pgUrl }]]
+  : [];
+
+// The admin specs change the content the public specs count on: they run last (playwright.config.ts).
+// The shared server stays on PGlite; specs that run several processes on PostgreSQL (several-instances,
+// workers) create their own database on this server and are skipped without one.
+const browser = ['browser tests', bin('playwright'), ['test'], { E2E_ADMIN_LAST: '1', ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}) }];
+
+const seconds = (started) => ((Date.now() - started) / 1000).toFixed(1);
 
 for (const [label, command, args, extraEnv = {}] of steps) {
   console.log(`\n▶ ${label}`);
@@ -32,5 +41,38 @@ for (const [label, command, args, extraEnv = {}] of steps) {
     console.error(`\n✖ ${label} failed`);
     process.exit(result.status ?? 1);
   }
-  console.log(`✔ ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(`✔ ${label} (${seconds(started)} s)`);
 }
+
+/** Runs a step in the background with its output kept; resolves with its exit code, printing the output. */
+function inBackground([label, command, args, extraEnv = {}]) {
+  console.log(`\n▶ ${label} (alongside the browser tests; its report follows when it ends)`);
+  const started = Date.now();
+  const child = spawn(command, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      console.log(`\n── ${label} ──\n${output}`);
+      console.log(code === 0 ? `✔ ${label} (${seconds(started)} s)` : `\n✖ ${label} failed`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+function inForeground([label, command, args, extraEnv = {}]) {
+  console.log(`\n▶ ${label}`);
+  const started = Date.now();
+  const child = spawn(command, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: 'inherit' });
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      console.log(code === 0 ? `✔ ${label} (${seconds(started)} s)` : `\n✖ ${label} failed`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+const codes = await Promise.all([...alongside.map(inBackground), inForeground(browser)]);
+const failed = codes.find((code) => code !== 0);
+if (failed !== undefined) process.exit(failed);

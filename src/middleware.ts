@@ -7,7 +7,7 @@ import { config } from './server/config';
 import { startUp } from './server/startup';
 import { actionRulePath, GUARD_MESSAGES, guardDecision, needsSession, normalizePath, type GuardDecision } from './server/guards';
 import { readSession } from './server/guards/session';
-import { databaseAnswers, databaseUnavailableResponse } from './server/db/unavailable';
+import { failedForTheDatabase, databaseUnavailableResponse } from './server/db/unavailable';
 import { noteRoutePattern } from './server/metrics/route-label';
 import { bodyPolicyFor, type BodyPolicy } from './server/http/body-policy';
 import { BODY_ERROR_MESSAGES, checkRequestBody, isUnstorableText, limitForType } from './server/http/request-body';
@@ -212,11 +212,11 @@ async function guard(context: APIContext, calls: readonly ActionCall[]): Promise
 async function respondUnlessDatabaseDown(context: APIContext, next: MiddlewareNext): Promise<Response> {
   try {
     const response = await respond(context, next);
-    if (response.status < 500 || response.status === 503 || (await databaseAnswers())) return response;
+    if (response.status < 500 || response.status === 503 || !(await failedForTheDatabase())) return response;
     logger.warn({ path: context.url.pathname }, 'database unavailable: answered 503');
     return databaseUnavailableResponse();
   } catch (err) {
-    if (await databaseAnswers()) throw err;
+    if (!(await failedForTheDatabase())) throw err;
     logger.warn({ err, path: context.url.pathname }, 'database unavailable: answered 503');
     return databaseUnavailableResponse();
   }

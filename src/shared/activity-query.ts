@@ -87,9 +87,10 @@ const TYPE_LABELS: Record<string, string> = {
   faq: 'FAQs',
   content: 'Content files',
   media: 'Images',
-  site: 'Site texts',
+  'site-content': 'Site texts',
   seo: 'SEO',
   landing: 'Landing page',
+  policy: 'Policies',
   page: 'Pages',
   audit: 'Audit requests',
   'chat-settings': 'Chat settings',
@@ -114,11 +115,22 @@ const ADMIN_RECORD_PAGES: Record<string, string> = {
   user: '/admin/users',
 };
 
+/** Where each site-wide document and policy is edited (it always exists: at worst as its defaults). */
+const ADMIN_DOCUMENT_PAGES: Record<string, (id: string) => string> = {
+  'site-content': () => '/admin/content',
+  landing: () => '/admin/landing-page-config',
+  seo: (path) => `/admin/seo?page=${encodeURIComponent(path)}`,
+  'chat-settings': () => '/admin/chat-settings#settings',
+  policy: (kind) => `/admin/content/${encodeURIComponent(kind)}`,
+};
+
 /**
- * The admin page of the record an entry is about; undefined when the change removed it (a deletion, or
- * the revert of a creation), for bulk changes ('*') and for kinds without a record page.
+ * The admin page of the record or document an entry is about; undefined when the change removed the
+ * record (a deletion, or the revert of a creation), for bulk changes ('*') and for kinds without a page.
  */
 export function recordAdminHref(entry: { entityType: string; entityId: string; removed: boolean }): string | undefined {
+  const documentPage = Object.hasOwn(ADMIN_DOCUMENT_PAGES, entry.entityType) ? ADMIN_DOCUMENT_PAGES[entry.entityType] : undefined;
+  if (documentPage) return entry.entityId ? documentPage(entry.entityId) : undefined;
   const base = ADMIN_RECORD_PAGES[entry.entityType];
   if (!base || entry.removed || entry.entityId === '*' || entry.entityId === '') return undefined;
   return `${base}/${encodeURIComponent(entry.entityId)}`;

@@ -22,6 +22,7 @@ export const SEO_DESCRIPTION_MAX = 160;
 
 export const FAQ_PANEL_MAX_HEIGHT_PX = 500;
 export const MOBILE_BREAKPOINT_PX = 768;
+/** The footer's copyright year until the owner sets another in the site texts (seed: 2025). */
 export const COPYRIGHT_YEAR = 2025;
 
 export const ARTICLES_PER_PAGE = 12;

@@ -142,6 +142,8 @@ export const seoRecordSchema = z.strictObject({
   author: text(SEO_LIMITS.author).default(''),
   publishedTime: timestamp.nullable().default(null),
   modifiedTime: timestamp.nullable().default(null),
+  // null (or left out, as in files written before it existed): the title decides (decision 030).
+  siteNameAfterTitle: z.boolean({ error: 'must be true, false or null' }).nullable().default(null),
 });
 
 const policyPageSchema = z.strictObject({

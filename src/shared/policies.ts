@@ -7,6 +7,9 @@
 
 export type PolicyKind = 'privacy' | 'terms';
 
+/** The activity log's entity type of a policy change (its entity id is the kind). */
+export const POLICY_ENTITY_TYPE = 'policy';
+
 export const POLICY_TITLES: Record<PolicyKind, string> = {
   privacy: 'Privacy Policy',
   terms: 'Terms of Service',

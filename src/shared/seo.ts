@@ -20,12 +20,74 @@ export const cutSeoDescription = (description: string) => cutForSnippet(descript
 /** The trimmed text, or undefined when there is none (an empty stored field means "not set"). */
 export const nonEmpty = (v: string | null | undefined) => (v && v.trim() ? v.trim() : undefined);
 
-/** "{title} | {siteName}", except on the home page and when the title already names the site. */
-export function fullTitle(title: string, siteName: string, path: string): string {
+/** The separators a title puts before a name ("Services | Autoflow", "Services – Autoflow", "Services: Autoflow"). */
+const NAME_SEPARATOR = /[|:·•—–-]$/;
+
+/** Words a name may start with that its short form leaves out ("The Autoflow Agency" → "Autoflow"). */
+const LEADING_ARTICLES = new Set(['the', 'a', 'an']);
+
+const normal = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+const letterCount = (s: string) => s.replace(/[^\p{L}\p{N}]/gu, '').length;
+
+/**
+ * The forms of a site name a title may end with, lower case: the name, and each run of its leading words
+ * (after a leading "The") of at least four letters: "Autoflow Agency Ltd." → "autoflow agency ltd.",
+ * "autoflow", "autoflow agency". The obvious short forms an owner writes after titles.
+ */
+export function siteNameForms(siteName: string): string[] {
+  const parts = normal(siteName).split(' ').filter(Boolean);
+  const forms = new Set<string>(parts.length ? [parts.join(' ')] : []);
+  const starts = parts.length > 1 && LEADING_ARTICLES.has(parts[0]!) ? [0, 1] : [0];
+  for (const start of starts) {
+    for (let end = start + 1; end <= parts.length; end++) {
+      const form = parts.slice(start, end).join(' ');
+      if (letterCount(form) >= 4) forms.add(form);
+    }
+  }
+  return [...forms];
+}
+
+/**
+ * Whether a title already names the site: it contains one of the names whole, is one of their forms
+ * ("Autoflow"), or ends with a form after a separator ("Automation services | Autoflow").
+ */
+export function titleNamesSite(title: string, siteNames: readonly string[]): boolean {
+  const t = normal(title);
+  if (!t) return false;
+  return siteNames.some((name) => {
+    const full = normal(name);
+    if (!full) return false;
+    if (t.includes(full)) return true;
+    return siteNameForms(name).some((form) => {
+      if (t === form) return true;
+      if (!t.endsWith(form)) return false;
+      const before = t.slice(0, t.length - form.length);
+      // "… | Autoflow", "…: Autoflow": a separator, not a longer word ending the same way ("Megautoflow").
+      return NAME_SEPARATOR.test(before.trimEnd());
+    });
+  });
+}
+
+/**
+ * Whether the site name follows a page's title when its SEO entry leaves the choice to the title (stored
+ * null): not on the home page (its own title starts with the site name) and not after a title that
+ * already names the site; on everywhere else.
+ */
+export function siteNameFollowsByDefault(title: string, siteNames: readonly string[], path: string): boolean {
+  return path !== '/' && !titleNamesSite(title, siteNames);
+}
+
+/**
+ * The <title> before the cut: "{title} | {siteName}" when the site name follows, the title alone when it
+ * does not. `follows` is the page's stored choice; null or undefined leaves it to the title
+ * (siteNameFollowsByDefault, which also knows the title by `alsoNamed`, e.g. the site texts' own name when
+ * the site defaults write another one after titles).
+ */
+export function fullTitle(title: string, siteName: string, path: string, follows?: boolean | null, alsoNamed: readonly string[] = []): string {
   const t = title.trim();
   if (!t) return siteName;
-  if (path === '/' || t.toLowerCase().includes(siteName.toLowerCase())) return t;
-  return `${t} | ${siteName}`;
+  const add = follows ?? siteNameFollowsByDefault(t, [siteName, ...alsoNamed], path);
+  return add ? `${t} | ${siteName}` : t;
 }
 
 /** An absolute http(s) URL on our origin or elsewhere; anything else (javascript:, data:, junk) is dropped. */
@@ -58,8 +120,8 @@ export function canonicalPath(path: string): string {
 export interface HeadTextSources {
   /** The page's path ("/services"). */
   path: string;
-  /** What an admin stored for the path. */
-  stored?: { title?: string | null; description?: string | null } | undefined;
+  /** What an admin stored for the path (`siteNameAfterTitle` null: the title decides). */
+  stored?: { title?: string | null; description?: string | null; siteNameAfterTitle?: boolean | null } | undefined;
   /** What the page says about itself. */
   own: { title: string; description?: string | undefined };
   /** The site defaults entry: its title is the name written after page titles. */
@@ -74,20 +136,35 @@ export interface HeadTexts {
   description: string;
   /** The page's title before the site name and the cut (structured data carries it). */
   pageTitle: string;
-  /** "{title} | {site}" before the cut: what the 60-character counter counts. */
+  /** The title as rendered before the cut ("{title} | {site}" or the title alone): what the 60-character counter counts. */
   uncutTitle: string;
+  /** Whether the site name follows the page's title in it. */
+  siteNameFollows: boolean;
+  /** The name written after titles (the site defaults' title, else the site name). */
+  siteNameInTitles: string;
   uncutDescription: string;
 }
 
 /**
  * Title and description as the head renders them. Each field: the stored value, else the page's own,
- * else (description) the site default, else the tagline.
+ * else (description) the site default, else the tagline. The site name follows the title when the page's
+ * entry says so, or, when it leaves it to the title, unless the title already names the site.
  */
 export function headTexts({ path, stored, own, defaults, site }: HeadTextSources): HeadTexts {
   const pageTitle = nonEmpty(stored?.title) ?? own.title;
   const description = nonEmpty(stored?.description) ?? nonEmpty(own.description) ?? nonEmpty(defaults?.description) ?? site.tagline;
-  const uncutTitle = fullTitle(pageTitle, nonEmpty(defaults?.title) ?? site.siteName, path);
-  return { title: cutSeoTitle(uncutTitle), description: cutSeoDescription(description), pageTitle, uncutTitle, uncutDescription: description };
+  const siteNameInTitles = nonEmpty(defaults?.title) ?? site.siteName;
+  const siteNameFollows = stored?.siteNameAfterTitle ?? siteNameFollowsByDefault(pageTitle, [siteNameInTitles, site.siteName], path);
+  const uncutTitle = fullTitle(pageTitle, siteNameInTitles, path, siteNameFollows);
+  return {
+    title: cutSeoTitle(uncutTitle),
+    description: cutSeoDescription(description),
+    pageTitle,
+    uncutTitle,
+    uncutDescription: description,
+    siteNameFollows,
+    siteNameInTitles,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -123,6 +200,8 @@ export const seoEntrySchema = z.strictObject({
   author: text(SEO_LIMITS.author),
   publishedTime: instantOrEmpty,
   modifiedTime: instantOrEmpty,
+  /** Whether the site name follows the title; null: the title decides (siteNameFollowsByDefault). */
+  siteNameAfterTitle: z.boolean({ error: 'must be on, off or left to the title' }).nullable().default(null),
 });
 
 export type SeoEntry = z.infer<typeof seoEntrySchema>;
@@ -137,4 +216,5 @@ export const EMPTY_SEO_ENTRY: SeoEntry = {
   author: '',
   publishedTime: '',
   modifiedTime: '',
+  siteNameAfterTitle: null,
 };

@@ -3,10 +3,23 @@
  * policies, currency, business location). Stored as one document; every field has a good default, so a
  * partial or missing document still renders a complete site.
  */
+import { COPYRIGHT_YEAR } from './constants';
 import { z } from './zod';
 
 /** A link visitors follow: a full http(s) address. */
 const webAddress = () => z.url({ protocol: /^https?$/, error: 'must be a full web address starting with https://' });
+
+/** The earliest year the footer's copyright may name (a business's founding year is sometimes shown). */
+export const COPYRIGHT_YEAR_MIN = 1900;
+
+/** The latest: next year, for a site launched in the last days of December. Never shrinks, so a stored year stays valid. */
+export const copyrightYearMax = (now = new Date()) => now.getUTCFullYear() + 1;
+
+/** The year after "©" in the footer: a four-digit year from 1900 to next year, one message for every way to miss. */
+export function copyrightYearSchema(now = new Date()) {
+  const message = `must be a four-digit year from ${COPYRIGHT_YEAR_MIN} to ${copyrightYearMax(now)}, such as ${COPYRIGHT_YEAR}`;
+  return z.number({ error: message }).int({ error: message }).min(COPYRIGHT_YEAR_MIN, { error: message }).max(copyrightYearMax(now), { error: message });
+}
 
 const offering = z.object({ title: z.string().min(1).max(80), text: z.string().min(1).max(300) });
 const testimonial = z.object({
@@ -134,6 +147,7 @@ export const siteContentSchema = z.object({
       contactEmail: z.email({ error: 'must be an email address such as hello@example.com' }).default('hello@autoflow.agency'),
       socialLabel: z.string().min(1).max(40).default('LinkedIn'),
       socialUrl: webAddress().default('https://www.linkedin.com/company/autoflow-agency'),
+      copyrightYear: copyrightYearSchema().default(COPYRIGHT_YEAR),
     })
     .prefault({}),
   business: z

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { expect, test as setup } from '@playwright/test';
 import { ACCOUNTS_FILE, ADMIN_STATE, AUTH_DIR, MEMBER_STATE, freshClientIp, gotoHydrated, newAccount, sessionUser, verificationLink, type TestAccount } from './support/accounts';
 
-async function signUpAndVerify(browser: import('@playwright/test').Browser, account: TestAccount, statePath: string) {
+async function signUpAndVerify(browser: import('@playwright/test').Browser, account: TestAccount, statePath: string, becomesAdmin: boolean) {
   const context = await browser.newContext({ extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
   const page = await context.newPage();
   await gotoHydrated(page, '/auth');
@@ -26,6 +26,14 @@ async function signUpAndVerify(browser: import('@playwright/test').Browser, acco
   await page.goto(await verificationLink(account.email));
   await expect(page).toHaveURL(/\/verify-email$/);
   await expect(page.getByTestId('verified')).toBeVisible();
+  // The account that became admin is told so and led to the admin; a member is not.
+  if (becomesAdmin) {
+    await expect(page.getByTestId('verified-admin')).toContainText("You are this site's admin");
+    await expect(page.getByRole('link', { name: 'Go to the admin' })).toHaveAttribute('href', '/admin');
+  } else {
+    await expect(page.getByTestId('verified-admin')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Continue' })).toBeVisible();
+  }
   const user = await sessionUser(page);
   await context.storageState({ path: statePath });
   await context.close();
@@ -37,10 +45,10 @@ setup('first verified user becomes admin, the second stays a member', async ({ b
   const admin = { ...newAccount('admin'), firstName: 'Ada', lastName: 'Admin' };
   const member = { ...newAccount('member'), firstName: 'Mia', lastName: 'Member' };
 
-  const adminUser = await signUpAndVerify(browser, admin, ADMIN_STATE);
+  const adminUser = await signUpAndVerify(browser, admin, ADMIN_STATE, true);
   expect(adminUser).toMatchObject({ email: admin.email, role: 'admin', emailVerified: true });
 
-  const memberUser = await signUpAndVerify(browser, member, MEMBER_STATE);
+  const memberUser = await signUpAndVerify(browser, member, MEMBER_STATE, false);
   expect(memberUser).toMatchObject({ email: member.email, role: 'user', emailVerified: true });
 
   fs.writeFileSync(ACCOUNTS_FILE, JSON.stringify({ admin, member }, null, 2), { mode: 0o600 });

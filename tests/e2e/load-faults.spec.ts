@@ -4,11 +4,8 @@
  * from 30 visitors for 25 s, while one instance is killed with kill -9 (and started again) and PostgreSQL
  * is stopped and started again: every accepted audit request and chat message stored exactly once, pages
  * served throughout, /readyz honest while PostgreSQL is down, and the site back without a restart. Skipped
- * where nginx or PostgreSQL are not installed (CI installs both).
- *
- * Not asserted yet: zero unexpected 5xx. The load runs found chat messages answered 502/503 while one
- * instance is away (the other's database pool saturates) and 500s at the edge of PostgreSQL's restart;
- * issue 19 keeps them open and `npm run load:faults` reports them (exit code 1) until they are fixed.
+ * where nginx or PostgreSQL are not installed (CI installs both). No 5xx but the faults' own: the outage's
+ * 503 with Retry-After and nginx's 502 for a write in flight to the killed instance (decision 035).
  */
 import { expect, test } from '@playwright/test';
 import { loadAndFaults } from '../../bench/load-faults.mjs';
@@ -20,7 +17,9 @@ test('under load, kill -9 of one instance and a PostgreSQL restart lose no accep
     test.skip(true, `not run here: ${r.skipped}`);
     return;
   }
-  console.log(JSON.stringify({ requests: r.requests, p99: r.p99, unexpected5xx: r.unexpected5xx, unexpected: r.unexpectedBySecond, outage503: r.outage503, killed502: r.killed502, writes: r.writes }));
+  console.log(JSON.stringify({ requests: r.requests, p99: r.p99, unexpected5xx: r.unexpected5xx, unexpected: r.unexpectedBySecond, timedOut: r.timedOut, outage503: r.outage503, killed502: r.killed502, writes: r.writes }));
+  expect(r.unexpected5xx, r.unexpectedBySecond.join('; ')).toBe(0);
+  expect(r.timedOut, 'requests left without an answer for 30 s').toBe(0);
   // While PostgreSQL was down, /readyz said so, and the site came back by itself.
   expect(r.readyWhileDown).toBe(503);
   expect(r.recoveredInMs).toBeGreaterThanOrEqual(0);
@@ -30,7 +29,6 @@ test('under load, kill -9 of one instance and a PostgreSQL restart lose no accep
     expect(w.lost, `${kind}: accepted but not stored`).toBe(0);
     expect(w.storedTwice, `${kind}: stored twice`).toBe(0);
   }
-  // Pages kept being served through it all.
   // Cached pages kept being served, whatever else failed (nginx retries a GET on the other instance).
   const cached = r.byKind['cached page'];
   expect(cached?.statuses['200'] ?? 0).toBeGreaterThanOrEqual(Math.ceil((cached?.requests ?? 1) * 0.99));

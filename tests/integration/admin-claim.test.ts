@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { adminClaims, users } from '../../src/server/db/schema';
 import { postgresLocks } from '../../src/server/db/advisory-lock';
-import { adminClaimStatus, announceAdminClaim, claimAdmin, claimUrl, issueAdminClaim } from '../../src/server/modules/users/admin-claim';
+import { adminClaimNotice, adminClaimStatus, announceAdminClaim, claimAdmin, claimUrl, issueAdminClaim } from '../../src/server/modules/users/admin-claim';
 import { makeAdminByEmail, promote } from '../../src/server/modules/users/service';
 import { createAuthHarness, type AuthHarness } from '../support/auth';
 import { onPostgres, postgresUrlOf } from '../support/db';
@@ -199,5 +199,34 @@ describe('ADMIN_EMAIL', () => {
     expect(await adminClaimStatus(token, owner.email)).toBe('valid');
     expect((await claimAdmin(owner.id, token)).role).toBe('admin');
     expect(await admins()).toEqual(['owner@example.com']);
+  });
+});
+
+describe('the start log says which way to become admin applies', () => {
+  const base = { siteUrl: 'http://localhost:4321', claimUrl: 'http://localhost:4321/claim-admin?token=T', adminEmail: undefined, outbox: true };
+
+  it('a new site: the first verified account becomes admin by itself; the claim link only if someone signed up first', () => {
+    for (const accounts of [0, 1]) {
+      const text = adminClaimNotice({ ...base, accounts });
+      expect(text).toMatch(/^This site has no admin yet\. The first account that signs up and verifies its email becomes the admin by itself/);
+      expect(text).toContain('sign up at http://localhost:4321/auth?tab=signup');
+      expect(text).toContain('DATA_DIR/outbox/');
+      expect(text).toContain('then go to http://localhost:4321/admin');
+      expect(text).toContain('Only if someone else signed up first: open http://localhost:4321/claim-admin?token=T');
+    }
+  });
+
+  it('a site with accounts but no enabled admin: the claim link is the way', () => {
+    const text = adminClaimNotice({ ...base, accounts: 2 });
+    expect(text).toMatch(/^This site has no admin \(or only disabled ones\)\. Sign up and verify your email/);
+    expect(text).toContain('then open http://localhost:4321/claim-admin?token=T to become its admin');
+    expect(text).not.toContain('by itself');
+  });
+
+  it('ADMIN_EMAIL: that account becomes admin on verifying; mail by SMTP is not said to be in the outbox', () => {
+    const text = adminClaimNotice({ ...base, adminEmail: 'owner@example.com', accounts: 5, outbox: false });
+    expect(text).toContain('as owner@example.com (ADMIN_EMAIL)');
+    expect(text).toContain('that account becomes the admin by itself');
+    expect(text).not.toContain('outbox');
   });
 });

@@ -239,6 +239,47 @@ describe('SEO entries', () => {
     });
   });
 
+  it('a page’s choice whether the site name follows its title: stored, rendered, logged; refused on the site defaults', async () => {
+    const title = 'Automation services for clinics | Autoflow';
+    // Left to the title (the default): it already ends with a short form of the name, which is not added again.
+    await saveSeoEntry(admin, { path: '/services', version: '', fields: entry({ title }) });
+    invalidateMemos(['seo']);
+    expect((await resolvePageSeo({ title: 'Services', description: '', path: '/services' })).title).toBe(title);
+    expect((await seoRow('/services'))!.siteNameAfterTitle).toBeNull();
+
+    const entries = await seoEntriesForEditor();
+    const on = await saveSeoEntry(admin, { path: '/services', version: entries.get('/services')!.version, fields: entry({ title, siteNameAfterTitle: true }) });
+    invalidateMemos(['seo']);
+    expect((await resolvePageSeo({ title: 'Services', description: '', path: '/services' })).title).toBe(`${title} | Autoflow Agency`);
+    expect((await lastEntry()).summary).toBe('Updated the SEO of /services: site name after the title');
+
+    await saveSeoEntry(admin, { path: '/demos', version: '', fields: entry({ siteNameAfterTitle: false }) });
+    await saveSeoEntry(admin, { path: '/services', version: on.version, fields: entry({ title, siteNameAfterTitle: false }) });
+    invalidateMemos(['seo']);
+    expect((await resolvePageSeo({ title: 'Services', description: '', path: '/services' })).title).toBe(title);
+    expect((await resolvePageSeo({ title: 'Demos', description: '', path: '/demos' })).title).toBe('Demos');
+    expect((await seoEntriesForEditor()).get('/services')!.fields.siteNameAfterTitle).toBe(false);
+
+    await expect(saveSeoEntry(admin, { path: '/*', version: '', fields: entry({ siteNameAfterTitle: true }) })).rejects.toMatchObject({
+      code: 'INVALID',
+      fieldErrors: { siteNameAfterTitle: expect.stringContaining('each page') },
+    });
+  });
+
+  it('an SEO save logged before the choice existed still reverts', async () => {
+    const s1 = await saveSeoEntry(admin, { path: '/terms', version: '', fields: entry({ title: 'Terms one' }) });
+    await saveSeoEntry(admin, { path: '/terms', version: s1.version, fields: entry({ title: 'Terms two' }) });
+    // As logged by the version before this field: neither before nor after carries it.
+    const saved = await lastEntry();
+    const older = (v: unknown) => {
+      const { siteNameAfterTitle: _gone, ...rest } = v as Record<string, unknown>;
+      return rest;
+    };
+    await h.handle.db.update(activityLog).set({ before: older(saved.before), after: older(saved.after) }).where(eq(activityLog.id, saved.id));
+    await revertDocumentChange(admin, await lastEntry());
+    expect(await seoRow('/terms')).toMatchObject({ title: 'Terms one', siteNameAfterTitle: null });
+  });
+
   it('two admins saving the same entry: the second is told', async () => {
     const first = await saveSeoEntry(admin, { path: '/terms', version: '', fields: entry({ title: 'Terms' }) });
     await expect(saveSeoEntry(admin, { path: '/terms', version: '', fields: entry({ title: 'Our terms' }) })).rejects.toEqual(failure('CONFLICT'));

@@ -207,10 +207,14 @@ describe('content export', () => {
     const source = {
       ...demo,
       faqs: extras.faqs,
-      seo: [{ path: '/', title: 'Home', description: 'Automation', publishedTime: '2025-01-01T00:00:00.000Z', modifiedTime: null }],
+      seo: [
+        // Written before the site-name choice existed: imported as left to the title.
+        { path: '/', title: 'Home', description: 'Automation', publishedTime: '2025-01-01T00:00:00.000Z', modifiedTime: null },
+        { path: '/services', title: 'Services | Round', siteNameAfterTitle: false },
+      ],
       pages: { privacy: { html: '<p>Privacy</p>', updatedAt: '2025-02-01T00:00:00.000Z' }, terms: { html: '<p>Terms</p>' } },
       landingPageConfig: { blockOrder: ['hero', 'cta', 'not-a-block'], hidden: ['cta'] },
-      siteContent: { siteName: 'Round Trip', hero: { rotatingPhrases: ['a', 'b'] } },
+      siteContent: { siteName: 'Round Trip', hero: { rotatingPhrases: ['a', 'b'] }, footer: { copyrightYear: 2019 } },
     };
     expect((await importContentBundle(source, new Date('2025-06-02T00:00:00.000Z'))).ok).toBe(true);
     const first = await exportContentBundle(new Date('2025-06-03T00:00:00.000Z'));
@@ -225,6 +229,11 @@ describe('content export', () => {
     expect(first.media).toHaveLength(demo.media!.length);
     expect(first.pages).toEqual({ privacy: { html: '<p>Privacy</p>', updatedAt: '2025-02-01T00:00:00.000Z' }, terms: { html: '<p>Terms</p>', updatedAt: '2025-06-02T00:00:00.000Z' } });
     expect(first.landingPageConfig).toEqual(source.landingPageConfig);
+    expect(first.seo!.map((s) => [s.path, s.siteNameAfterTitle])).toEqual([
+      ['/', null],
+      ['/services', false],
+    ]);
+    expect(first.siteContent).toMatchObject({ footer: { copyrightYear: 2019 } });
   });
 });
 

@@ -103,8 +103,12 @@ function captured(child) {
  * One built site instance (server.mjs, as production starts it). With no DATABASE_URL in `env` it gets a
  * fresh PGlite data folder with the demo content; with one, the caller's PostgreSQL database.
  */
-/** @param {{ env?: Record<string, string>, distDir?: string, port?: number }} [options] */
-export async function startSite({ env = {}, distDir = 'dist', port } = {}) {
+/**
+ * `logFile`: everything the instance prints is also appended there (`captured` keeps only the tail), for
+ * finding out afterwards why an instance closed connections or died.
+ * @param {{ env?: Record<string, string>, distDir?: string, port?: number, logFile?: string }} [options]
+ */
+export async function startSite({ env = {}, distDir = 'dist', port, logFile } = {}) {
   if (!fs.existsSync(path.join(root, distDir, 'server', 'entry.mjs'))) throw new Error(`no build in ${distDir}/ (run npx astro build)`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-front-site-'));
   port ??= await freePort();
@@ -124,6 +128,11 @@ export async function startSite({ env = {}, distDir = 'dist', port } = {}) {
   if (migrate.status !== 0) throw new Error(`migration failed: ${migrate.stderr}`);
   const child = spawn(process.execPath, SERVER_NODE_ARGS, { cwd: root, env: { ...siteEnv, ...SERVER_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = captured(child);
+  if (logFile) {
+    const log = fs.createWriteStream(logFile, { flags: 'a' });
+    for (const stream of [child.stdout, child.stderr]) stream?.on('data', (d) => log.write(d));
+    child.once('exit', (code, signal) => log.end(`[exited: code ${code}, signal ${signal}]\n`));
+  }
   const base = `http://127.0.0.1:${port}`;
   await untilReady(child, () => `site exited with ${child.exitCode}: ${output()}`, async () => (await fetch(`${base}/readyz`)).ok, { what: `the site on port ${port}` });
   return {
@@ -205,8 +214,8 @@ function backendsVcl(ports) {
  * `backendPorts`. The shipped file is used as it is, with only its addresses, ports and file paths
  * replaced, inside a minimal main configuration (the one Debian ships holds the same http-level lines).
  */
-/** @param {{ backendPorts: number[], port?: number }} options */
-export async function startNginx({ backendPorts, port }) {
+/** @param {{ backendPorts: number[], port?: number, keepErrorLogAs?: string }} options  keepErrorLogAs: copy of nginx's error log, made when it stops */
+export async function startNginx({ backendPorts, port, keepErrorLogAs }) {
   const nginx = findProgram('nginx');
   if (!nginx) throw new Error('nginx is not installed (apt-get install nginx)');
   const openssl = findProgram('openssl');
@@ -269,6 +278,7 @@ export async function startNginx({ backendPorts, port }) {
     accessLog: () => readIfThere(path.join(dir, 'access.log')),
     async stop() {
       await stopProcess(child);
+      if (keepErrorLogAs) fs.writeFileSync(keepErrorLogAs, readIfThere(path.join(dir, 'error.log')));
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

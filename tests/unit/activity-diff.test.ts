@@ -1,6 +1,9 @@
-/** The activity log's field-by-field view (src/shared/activity-diff.ts): what changed, as plain text. */
+/**
+ * The activity log's field-by-field view (src/shared/activity-diff.ts): what changed, as plain text; a content
+ * record field by field, a nested document down to the fields of its form, named with the form's labels.
+ */
 import { describe, expect, it } from 'vitest';
-import { changeExcerpt, diffRecords, fieldLabel, fieldLabelInSentence, valueAsText } from '../../src/shared/activity-diff';
+import { changeExcerpt, diffFields, diffRecords, fieldLabel, fieldLabelInSentence, LABEL_SEPARATOR, valueAsText, type FieldNames } from '../../src/shared/activity-diff';
 
 const before = {
   id: 'lead-outreach',
@@ -126,5 +129,91 @@ describe('changeExcerpt: a long text changed in one place', () => {
     const excerpt = changeExcerpt(before, after)!;
     expect(excerpt.before).toMatch(/^…(🙂)+😀(🙂)+…$/u);
     expect(excerpt.after).toMatch(/^…(🙂)+😁(🙂)+…$/u);
+  });
+});
+
+describe('diffFields: a nested document named as its form names it', () => {
+  const names: FieldNames = {
+    siteName: 'Site name',
+    hero: { label: 'Hero', fields: { headline: 'Headline', rotatingPhrases: 'Rotating phrases' } },
+    testimonials: { label: 'Testimonials', item: 'Testimonial', fields: { quote: 'Quote', name: 'Name' } },
+    offerings: { item: 'Offering card', fields: { title: 'Title' } },
+    askContact: { label: 'Ask visitors', words: { 'at-start': 'Before the first question', 'when-needed': 'Only when needed' } },
+    hidden: { label: `Blocks${LABEL_SEPARATOR}Hidden`, words: { faqs: 'FAQ', cta: 'Final call-to-action' } },
+    replies: { label: 'Quick replies', item: 'Quick reply', fields: (r) => ({ kind: 'Kind', value: r.kind === 'link' ? 'Link' : 'Message sent' }) },
+  };
+  const doc = {
+    siteName: 'Autoflow',
+    hero: { headline: 'We automate your', rotatingPhrases: ['lead outreach', 'reminders'] },
+    testimonials: [
+      { quote: 'Great.', name: 'Amelia' },
+      { quote: 'Fast.', name: 'Marcus' },
+    ],
+    offerings: [{ title: 'Outreach' }],
+    askContact: 'when-needed',
+    hidden: [] as string[],
+    replies: [{ kind: 'link', value: '/free-audit' }],
+    updatedAt: '2025-01-01T00:00:00.000Z',
+  };
+
+  it('one headline changed is one change, named section › field, with its path', () => {
+    expect(diffFields(doc, { ...doc, hero: { ...doc.hero, headline: 'We run your' }, updatedAt: 'later' }, names)).toEqual([
+      { field: 'hero.headline', label: 'Hero › Headline', kind: 'changed', before: 'We automate your', after: 'We run your' },
+    ]);
+  });
+
+  it('names an item of a list by its position; a list without a label of its own starts with the item', () => {
+    const after = { ...doc, testimonials: [doc.testimonials[0], { quote: 'Faster.', name: 'Marcus' }], offerings: [{ title: 'Nurturing' }] };
+    expect(diffFields(doc, after, names).map((c) => [c.field, c.label, c.before, c.after])).toEqual([
+      ['testimonials.1.quote', 'Testimonials › Testimonial 2 › Quote', 'Fast.', 'Faster.'],
+      ['offerings.0.title', 'Offering card 1 › Title', 'Outreach', 'Nurturing'],
+    ]);
+  });
+
+  it('an item added or removed lists its fields as added or removed', () => {
+    const added = diffFields(doc, { ...doc, testimonials: [...doc.testimonials, { quote: 'New.', name: 'Priya' }] }, names);
+    expect(added.map((c) => [c.label, c.kind, c.after])).toEqual([
+      ['Testimonials › Testimonial 3 › Quote', 'added', 'New.'],
+      ['Testimonials › Testimonial 3 › Name', 'added', 'Priya'],
+    ]);
+    const removed = diffFields(doc, { ...doc, testimonials: doc.testimonials.slice(0, 1) }, names);
+    expect(removed.map((c) => [c.label, c.kind, c.before])).toEqual([
+      ['Testimonials › Testimonial 2 › Quote', 'removed', 'Fast.'],
+      ['Testimonials › Testimonial 2 › Name', 'removed', 'Marcus'],
+    ]);
+  });
+
+  it('a list of words stays one field, one a line; stored codes read as the form’s options', () => {
+    const after = { ...doc, hero: { ...doc.hero, rotatingPhrases: ['lead outreach', 'no-shows'] }, askContact: 'at-start', hidden: ['faqs', 'cta'] };
+    expect(diffFields(doc, after, names)).toEqual([
+      { field: 'hero.rotatingPhrases', label: 'Hero › Rotating phrases', kind: 'changed', before: 'lead outreach\nreminders', after: 'lead outreach\nno-shows' },
+      { field: 'askContact', label: 'Ask visitors', kind: 'changed', before: 'Only when needed', after: 'Before the first question' },
+      { field: 'hidden', label: 'Blocks › Hidden', kind: 'added', before: undefined, after: 'FAQ\nFinal call-to-action' },
+    ]);
+  });
+
+  it('an item’s field may be named after the item (a quick reply’s value is a link or a message)', () => {
+    const toMessage = diffFields(doc, { ...doc, replies: [{ kind: 'message', value: 'Hello' }] }, names);
+    expect(toMessage.map((c) => [c.field, c.label])).toEqual([
+      ['replies.0.kind', 'Quick replies › Quick reply 1 › Kind'],
+      ['replies.0.value', 'Quick replies › Quick reply 1 › Message sent'],
+    ]);
+  });
+
+  it('fields the names leave out are still compared, nested ones walked and named from their keys', () => {
+    const before = { business: { legalName: 'Old Ltd.', geo: { latitude: 1 } }, extra: 'x' };
+    const after = { business: { legalName: 'New Ltd.', geo: { latitude: 2 } }, extra: 'x' };
+    expect(diffFields(before, after, {}).map((c) => [c.field, c.label])).toEqual([
+      ['business.legalName', 'Business › Legal name'],
+      ['business.geo.latitude', 'Business › Geo › Latitude'],
+    ]);
+  });
+
+  it('nothing changed gives nothing; long texts are cut to the change; HTML stays text', () => {
+    expect(diffFields(doc, structuredClone(doc), names)).toEqual([]);
+    const long = (middle: string) => `<p>${'Intro text. '.repeat(40)}</p><p>${middle}</p><p>${'Closing words. '.repeat(40)}</p>`;
+    const [change] = diffFields({ siteName: long('<b>Old</b>') }, { siteName: long('<b>New</b>') }, names);
+    expect(change?.excerpt?.before).toMatch(/^….*<b>Old<\/b>.*…$/s);
+    expect(change!.excerpt!.after.length).toBeLessThan(260);
   });
 });

@@ -53,6 +53,9 @@ describe('words and links', () => {
     expect(actionLabel('archive')).toBe('Archive');
     expect(typeLabel('faq')).toBe('FAQs');
     expect(typeLabel('widget')).toBe('Widget');
+    expect(typeLabel('site-content')).toBe('Site texts');
+    expect(typeLabel('chat-settings')).toBe('Chat settings');
+    expect(typeLabel('policy')).toBe('Policies');
   });
 
   it('links an entry to its record unless the change removed it', () => {
@@ -60,6 +63,14 @@ describe('words and links', () => {
     expect(recordAdminHref({ entityType: 'service', entityId: 'x', removed: true })).toBeUndefined();
     expect(recordAdminHref({ entityType: 'service', entityId: '*', removed: false })).toBeUndefined();
     expect(recordAdminHref({ entityType: 'content', entityId: 'backup.json', removed: false })).toBeUndefined();
+  });
+
+  it('links a settings entry to its editor: a document is never removed, at worst back to its defaults', () => {
+    expect(recordAdminHref({ entityType: 'site-content', entityId: 'siteContent', removed: false })).toBe('/admin/content');
+    expect(recordAdminHref({ entityType: 'landing', entityId: 'landingPage', removed: false })).toBe('/admin/landing-page-config');
+    expect(recordAdminHref({ entityType: 'seo', entityId: '/services', removed: false })).toBe('/admin/seo?page=%2Fservices');
+    expect(recordAdminHref({ entityType: 'chat-settings', entityId: 'chatSettings', removed: false })).toBe('/admin/chat-settings#settings');
+    expect(recordAdminHref({ entityType: 'policy', entityId: 'privacy', removed: true })).toBe('/admin/content/privacy');
   });
 
   it('formats times in UTC whatever the server’s zone', () => {

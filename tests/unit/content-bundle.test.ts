@@ -128,5 +128,11 @@ describe('site content document', () => {
 
   it('accepts a valid partial document (defaults fill the rest when rendering)', () => {
     expect(siteContentProblems({ siteName: 'Bright Clinic', business: { latitude: 51.5, longitude: -0.12 } })).toEqual([]);
+    expect(siteContentProblems({ footer: { copyrightYear: 2019 } })).toEqual([]);
+  });
+
+  it('says when the footer’s copyright year is not a year in range', () => {
+    const problems = siteContentProblems({ footer: { copyrightYear: 99 } }).map((p) => `${formatPath(p.path)}: ${p.message}`);
+    expect(problems).toEqual([`footer.copyrightYear: must be a four-digit year from 1900 to ${new Date().getUTCFullYear() + 1}, such as 2025`]);
   });
 });

@@ -16,6 +16,7 @@ const stored = (values: Partial<StoredSeo>): StoredSeo => ({
   author: '',
   publishedTime: null,
   modifiedTime: null,
+  siteNameAfterTitle: null,
   ...values,
 });
 

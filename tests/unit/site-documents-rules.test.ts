@@ -17,7 +17,8 @@ import {
 import { ownSeoOf, SEO_DEFAULTS_PATH } from '../../src/shared/page-seo';
 import { EMPTY_SEO_ENTRY, headTexts, seoEntrySchema } from '../../src/shared/seo';
 import { documentFieldErrors, maxLengthAt } from '../../src/shared/site-documents';
-import { resolveSiteContent, siteContentSchema } from '../../src/shared/site-content';
+import { COPYRIGHT_YEAR } from '../../src/shared/constants';
+import { copyrightYearSchema, resolveSiteContent, siteContentSchema } from '../../src/shared/site-content';
 
 describe('landing layout', () => {
   it('opens a stored config with unknown names dropped and the blocks it leaves out listed last, hidden', () => {
@@ -93,5 +94,34 @@ describe('site texts limits and messages', () => {
     const errors = documentFieldErrors(parsed.error!.issues);
     expect(errors['business.latitude']).toMatch(/^[A-Z].*90/);
     expect(errors['business.longitude']).toMatch(/^[A-Z].*-180/);
+  });
+});
+
+describe('the footer’s copyright year', () => {
+  const nextYear = new Date().getUTCFullYear() + 1;
+  const yearError = (copyrightYear: unknown) => {
+    const parsed = siteContentSchema.safeParse({ footer: { copyrightYear } });
+    return parsed.success ? undefined : documentFieldErrors(parsed.error.issues)['footer.copyrightYear'];
+  };
+
+  it('is the seed’s 2025 until the owner sets another, and a stored one is kept', () => {
+    expect(COPYRIGHT_YEAR).toBe(2025);
+    expect(resolveSiteContent(undefined).footer.copyrightYear).toBe(2025);
+    expect(resolveSiteContent({ footer: { contactEmail: 'a@b.example' } }).footer.copyrightYear).toBe(2025);
+    expect(resolveSiteContent({ footer: { copyrightYear: 2019 } }).footer.copyrightYear).toBe(2019);
+  });
+
+  it('takes a four-digit year from 1900 to next year', () => {
+    for (const year of [1900, 2019, nextYear]) expect(yearError(year), String(year)).toBeUndefined();
+  });
+
+  it('refuses anything else with one clear message beside the field', () => {
+    const message = `Must be a four-digit year from 1900 to ${nextYear}, such as 2025`;
+    for (const year of [1899, nextYear + 1, 25, 20255, 2025.5, '2025', '', null, Number.NaN]) expect(yearError(year), String(year)).toBe(message);
+  });
+
+  it('moves its upper bound on with the calendar', () => {
+    expect(copyrightYearSchema(new Date('2030-12-31T23:59:59Z')).safeParse(2031).success).toBe(true);
+    expect(copyrightYearSchema(new Date('2030-12-31T23:59:59Z')).safeParse(2032).success).toBe(false);
   });
 });

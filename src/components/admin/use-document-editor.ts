@@ -40,6 +40,8 @@ export interface DocumentEditorOptions<F> {
   fieldPrefix: string;
   /** A toast after a save other than the usual one. */
   savedMessage?: string;
+  /** Told the values once the server has stored them (a page showing them elsewhere updates). */
+  onSaved?(fields: F): void;
 }
 
 /** `value` at `path` in `target`, copying only what lies on the way. */
@@ -51,7 +53,7 @@ function setIn<T>(target: T, path: Path, value: unknown): T {
   return copy as T;
 }
 
-export function useDocumentEditor<F>({ draftKey, schema, initial, label, send, fieldPrefix, savedMessage = SAVED_MESSAGE }: DocumentEditorOptions<F>) {
+export function useDocumentEditor<F>({ draftKey, schema, initial, label, send, fieldPrefix, savedMessage = SAVED_MESSAGE, onSaved }: DocumentEditorOptions<F>) {
   const [fields, setFields] = useState<F>(initial.fields);
   const [version, setVersion] = useState(initial.version);
   const [saved, setSaved] = useState(() => stableJson(initial.fields));
@@ -99,8 +101,9 @@ export function useDocumentEditor<F>({ draftKey, schema, initial, label, send, f
       writeDraft(draftKey, undefined);
       setStatus({ kind: 'saved' });
       toast('success', savedMessage);
+      onSaved?.(values);
     },
-    [draftKey, fieldPrefix, savedMessage, schema, send, version],
+    [draftKey, fieldPrefix, savedMessage, schema, send, version, onSaved],
   );
 
   const save = useCallback(() => submit(fields), [submit, fields]);

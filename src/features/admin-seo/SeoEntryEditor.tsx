@@ -1,14 +1,15 @@
 /**
  * One SEO entry (/admin/seo?page=…): every SEO field of a public page, or the site defaults, with
- * character counters and a live search-result preview computed by the page head's own rules.
+ * character counters and a live search-result preview computed by the page head's own rules, and the
+ * page's choice whether the site name follows its title.
  */
 import { actions } from 'astro:actions';
 import { EditorShell } from '../../components/admin/EditorShell';
-import { DateTimeInput, Section, SelectInput, TextArea, TextInput } from '../../components/admin/fields';
+import { DateTimeInput, Section, SelectInput, TextArea, TextInput, Toggle } from '../../components/admin/fields';
 import { ImageField } from '../../components/admin/ImageField';
 import { useDocumentEditor } from '../../components/admin/use-document-editor';
 import { SEO_DESCRIPTION_MAX, SEO_TITLE_MAX } from '../../shared/constants';
-import { absoluteUrl, canonicalFor, headTexts, nonEmpty, SEO_LIMITS, seoEntrySchema, type SeoEntry } from '../../shared/seo';
+import { absoluteUrl, canonicalFor, headTexts, nonEmpty, SEO_LIMITS, seoEntrySchema, type HeadTexts, type SeoEntry } from '../../shared/seo';
 import { SearchPreview } from './SearchPreview';
 
 interface Props {
@@ -25,6 +26,8 @@ interface Props {
   defaults: { title: string; description: string; image: string };
   site: { siteName: string; tagline: string };
   siteUrl: string;
+  /** Told the entry's values once saved. */
+  onSaved?(fields: SeoEntry): void;
 }
 
 const length = (s: string) => Array.from(s.replace(/\s+/g, ' ').trim()).length;
@@ -41,6 +44,38 @@ function CutCounter({ uncut, max, what }: { uncut: string; max: number; what: st
   );
 }
 
+/** Why the site name follows the title or not, when the page's entry leaves it to the title. */
+function titleDecides(path: string, texts: HeadTexts): string {
+  if (path === '/') return 'Left to the title: off on the home page, whose own title starts with the site name.';
+  return texts.siteNameFollows
+    ? 'Left to the title: on, since the title does not name the site.'
+    : 'Left to the title: off, since the title already names the site (or ends with a short form of it).';
+}
+
+/** The page's choice whether "| {site name}" follows its title; unchosen, the title decides. */
+function SiteNameChoice({ path, texts, choice, onChoice }: { path: string; texts: HeadTexts; choice: boolean | null | undefined; onChoice(v: boolean | null): void }) {
+  const chosen = typeof choice === 'boolean';
+  return (
+    <div className="space-y-2" data-site-name-choice={chosen ? 'chosen' : 'title'}>
+      <Toggle
+        label="Site name follows the title"
+        checked={texts.siteNameFollows}
+        onChecked={onChoice}
+        hint={
+          <>
+            “{texts.pageTitle} | {texts.siteNameInTitles}” when on, “{texts.pageTitle}” alone when off. {chosen ? 'Your choice for this page.' : titleDecides(path, texts)}
+          </>
+        }
+      />
+      {chosen && (
+        <button type="button" onClick={() => onChoice(null)} className="text-sm font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">
+          Let the title decide
+        </button>
+      )}
+    </div>
+  );
+}
+
 export default function SeoEntryEditor(props: Props) {
   const { path, label, version, own, isDefaults, example, site, siteUrl } = props;
   const editor = useDocumentEditor<SeoEntry>({
@@ -50,6 +85,7 @@ export default function SeoEntryEditor(props: Props) {
     label: isDefaults ? 'SEO site defaults' : `SEO of ${label}`,
     send: (fields, v) => actions.admin.seo.save({ path, version: v, fields: fields as unknown as Record<string, unknown> }),
     fieldPrefix: 'fields',
+    onSaved: props.onSaved,
   });
   const { fields: f, setAt, errors } = editor;
   const set = (name: keyof SeoEntry) => (v: string) => setAt([name], v);
@@ -67,7 +103,7 @@ export default function SeoEntryEditor(props: Props) {
     </>
   ) : (
     <>
-      Empty: the page’s own title, “{own.title}”.{path === '/' ? '' : ' The site name follows it.'} <CutCounter uncut={texts.uncutTitle} max={SEO_TITLE_MAX} what="Title" />
+      Empty: the page’s own title, “{own.title}”. <CutCounter uncut={texts.uncutTitle} max={SEO_TITLE_MAX} what="Title" />
     </>
   );
   const descriptionHint = isDefaults ? (
@@ -97,6 +133,7 @@ export default function SeoEntryEditor(props: Props) {
               hint={titleHint}
               maxLength={SEO_LIMITS.title * 2}
             />
+            {!isDefaults && <SiteNameChoice path={path} texts={texts} choice={f.siteNameAfterTitle} onChoice={(v) => setAt(['siteNameAfterTitle'], v)} />}
             <TextArea
               label="Description"
               value={f.description}

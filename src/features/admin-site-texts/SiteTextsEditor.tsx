@@ -9,7 +9,7 @@ import { NumberInput, Section, TextArea, TextInput } from '../../components/admi
 import { StringListField } from '../../components/admin/StringListField';
 import { useDocumentEditor } from '../../components/admin/use-document-editor';
 import { maxLengthAt } from '../../shared/site-documents';
-import { siteContentSchema, type SiteContent } from '../../shared/site-content';
+import { COPYRIGHT_YEAR_MIN, copyrightYearMax, siteContentSchema, type SiteContent } from '../../shared/site-content';
 
 interface Props {
   content: SiteContent;
@@ -234,11 +234,20 @@ export default function SiteTextsEditor({ content, version }: Props) {
           </Anchor>
 
           <Anchor id="site-footer">
-            <Section title="Footer" description="At the bottom of every page. The contact email also appears in the privacy policy and in the structured data search engines read.">
+            <Section title="Footer" description="At the bottom of every page. The contact email also appears in the privacy policy and in the structured data search engines read; the copyright line names the year and the site name.">
               {text(['footer', 'contactEmail'], 'Contact email', undefined, { type: 'email', inputMode: 'email', autoComplete: 'off', spellCheck: false })}
               <div className="grid gap-4 md:grid-cols-[14rem_minmax(0,1fr)]">
                 {text(['footer', 'socialLabel'], 'Social link label', 'e.g. LinkedIn.')}
                 {text(['footer', 'socialUrl'], 'Social link URL', undefined, { inputMode: 'url', spellCheck: false })}
+              </div>
+              <div className="grid gap-4 md:grid-cols-[14rem_minmax(0,1fr)]">
+                <NumberInput
+                  label="Copyright year"
+                  value={f.footer.copyrightYear}
+                  onValue={(v) => setAt(['footer', 'copyrightYear'], v)}
+                  error={errors['footer.copyrightYear']}
+                  hint={`“© ${typeof f.footer.copyrightYear === 'number' ? f.footer.copyrightYear : '…'} ${f.siteName}. All rights reserved.” A year from ${COPYRIGHT_YEAR_MIN} to ${copyrightYearMax()}.`}
+                />
               </div>
             </Section>
           </Anchor>

@@ -36,6 +36,26 @@ function VerifyScreen({ linkError }: { linkError: boolean }) {
       </Alert>
     );
   }
+  if (user.emailVerified && user.role === 'admin') {
+    // The first verified account becomes the site's admin by itself (or the owner's ADMIN_EMAIL account):
+    // say so, and lead to where the owner's work starts.
+    return (
+      <div className="space-y-4" data-testid="verified">
+        <Alert tone="success">Your email is verified and you're logged in.</Alert>
+        <p className="text-slate-700" data-testid="verified-admin">
+          You are this site's admin: from the admin you edit the texts, services and articles, answer the chat and follow your leads.
+        </p>
+        <div className="flex flex-col gap-3 sm:flex-row">
+          <a href="/admin" className={primary}>
+            Go to the admin
+          </a>
+          <a href="/" className={secondary}>
+            View the site
+          </a>
+        </div>
+      </div>
+    );
+  }
   if (user.emailVerified) {
     return (
       <div className="space-y-4" data-testid="verified">

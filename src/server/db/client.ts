@@ -4,16 +4,16 @@
  */
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import type pg from 'pg';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
-import { logger } from '../logger';
 import { inProcessLocks, postgresLocks, type SiteLocks } from './advisory-lock';
 import { acquireDataDirLock, type DataDirLock } from './lock';
 import { OwnerOnlyNodeFS } from './owner-only-fs';
+import { openPostgresPool } from './postgres-pool';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -33,6 +33,8 @@ export interface DatabaseHandle {
   locks: SiteLocks;
   /** Cheap round trip, for /readyz. */
   ping(): Promise<void>;
+  /** PostgreSQL only: a connection was lost or refused in the last few seconds (postgres-pool.ts). */
+  lostConnectionRecently?(): boolean;
   close(): Promise<void>;
   /** PGlite only: the raw client (dump/restore in tests). */
   pglite?: PGlite;
@@ -40,15 +42,7 @@ export interface DatabaseHandle {
   postgres?: { url: string; pool: pg.Pool };
 }
 
-/**
- * PostgreSQL that is down or unreachable must cost a request seconds, not minutes: pg waits forever for a
- * connection by default (a firewalled host, a failover in progress), and every request would hang with it.
- * After this long the query fails, the request answers 503 (db/unavailable.ts) and /readyz says not ready.
- */
-export const CONNECT_TIMEOUT_MS = 5_000;
-
-/** How the site's connections name themselves to PostgreSQL (pg_stat_activity): `db:restore` looks for them. */
-export const APPLICATION_NAME = 'agency-site';
+export { APPLICATION_NAME, CONNECT_TIMEOUT_MS } from './postgres-pool';
 
 /**
  * PGlite's default 128 MB buffer pool lives in WebAssembly memory that is never returned; a small site's
@@ -62,22 +56,7 @@ export function migrationsFolder(): string {
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({
-      connectionString: target.url,
-      max: 10,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      application_name: APPLICATION_NAME,
-      // A connection whose server vanished without a word (host down, network cut) is noticed by TCP
-      // keep-alive probes, from 30 s of silence on (the system's default waits two hours), and replaced.
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 30_000,
-    });
-    // PostgreSQL can cut any connection (restart, failover, an admin's command). pg reports it as an 'error'
-    // event, which, unheard, crashes the process: on the client itself (the pool listens there only while
-    // the connection is idle in it, not while a transaction holds it between two statements) and, for an
-    // idle one, again on the pool. Logged once, here; the pool discards the connection and opens new ones.
-    pool.on('connect', (client) => client.on('error', (err) => logger.warn({ err }, 'PostgreSQL closed a connection')));
-    pool.on('error', () => {});
+    const { pool, ping, lostConnectionRecently } = openPostgresPool(target.url);
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     const locks = postgresLocks(target.url);
     return {
@@ -88,9 +67,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       // Drizzle's migrator is not safe to run twice at once (both create its schema, both apply the same
       // migration; one fails): processes starting together take turns, and the later ones find nothing to do.
       migrate: () => locks.runExclusive('migrate', () => migratePg(db as never, { migrationsFolder: migrationsFolder() })),
-      ping: async () => {
-        await pool.query('select 1');
-      },
+      ping,
+      lostConnectionRecently,
       close: async () => {
         await locks.releaseAll();
         if (pool.ended || pool.ending) return;

@@ -183,6 +183,8 @@ export const seoPages = pgTable("seo_pages", {
     withTimezone: true,
     mode: "date",
   }),
+  /** Whether the site name follows the title in <title>; null leaves it to the title (decision 030). */
+  siteNameAfterTitle: boolean("site_name_after_title"),
   updatedAt: updatedAt(),
 });
 

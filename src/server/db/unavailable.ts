@@ -17,6 +17,16 @@ const PROBE_TIMEOUT_MS = 1_500;
  * decides between 503 (come back later) and a real error, so a driver's, a proxy's or a failover's
  * message never has to be recognised, and a real bug is never hidden behind "try again".
  */
+/**
+ * Whether a request that failed is put down to the database being unavailable: a connection was lost or
+ * refused moments ago (the failure happened during an outage that may be over by the time it is asked, as
+ * when PostgreSQL has just restarted), or the database does not answer now.
+ */
+export async function failedForTheDatabase(): Promise<boolean> {
+  if (dbHandle()?.lostConnectionRecently?.()) return true;
+  return !(await databaseAnswers());
+}
+
 export async function databaseAnswers(): Promise<boolean> {
   const handle = dbHandle();
   if (!handle) return false;

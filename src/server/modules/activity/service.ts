@@ -11,7 +11,7 @@ export type { ActivityFilter } from './repository';
 /** Who changed a record last, and when (for "saved by someone else" messages). */
 export async function latestChangeOf(ex: Executor, entityType: string, entityId: string) {
   const [row] = await ex
-    .select({ actorEmail: activityLog.actorEmail, at: activityLog.at })
+    .select({ id: activityLog.id, actorEmail: activityLog.actorEmail, at: activityLog.at })
     .from(activityLog)
     .where(and(eq(activityLog.entityType, entityType), eq(activityLog.entityId, entityId)))
     .orderBy(desc(activityLog.at))

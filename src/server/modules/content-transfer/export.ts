@@ -125,6 +125,7 @@ async function readContentFile(now: Date): Promise<Omit<ContentFile, 'media'> & 
       author: s.author,
       publishedTime: s.publishedTime ? iso(s.publishedTime) : null,
       modifiedTime: s.modifiedTime ? iso(s.modifiedTime) : null,
+      siteNameAfterTitle: s.siteNameAfterTitle,
     })),
     pages,
     media: all.media.map((m) => ({ id: m.id, contentType: m.contentType as 'image/webp', width: m.width, height: m.height, alt: m.alt })),

@@ -8,7 +8,7 @@
 import { db } from '../../db';
 import { CACHE_TAGS, type CacheTag } from '../../cache/tags';
 import { sanitizeHtml } from '../../html/sanitize';
-import { POLICY_TITLES, type PolicyKind } from '../../../shared/policies';
+import { POLICY_ENTITY_TYPE, POLICY_TITLES, type PolicyKind } from '../../../shared/policies';
 import { POLICY_EMPTY_MESSAGE } from '../../../shared/schemas/policy';
 import { LIMITS } from '../../../shared/schemas/fields';
 import { resolveSiteContent } from '../../../shared/site-content';
@@ -22,7 +22,7 @@ import { SITE_CONTENT_KEY } from '../site/service';
 import { requireAdmin, type Profile } from '../users/service';
 import { deletePolicyRow, lockPolicyRow, readConfigValue, readPolicyRow, writePolicyRow, type PolicyRow } from './repository';
 
-export const POLICY_ENTITY_TYPE = 'policy';
+export { POLICY_ENTITY_TYPE };
 export const POLICY_KINDS = ['privacy', 'terms'] as const satisfies readonly PolicyKind[];
 
 /** A policy as the activity log keeps it (before/after), and as a write returns it. */
@@ -140,6 +140,8 @@ export async function savePolicy(actorId: string | undefined, kind: PolicyKind, 
 /** The page shows the same text (its date aside: a revert re-dates a text without losing anything). */
 const sameText = (a: PolicySnapshot, b: PolicySnapshot) => a.isDefault === b.isDefault && (a.isDefault || a.html === b.html);
 
+const changedAgain = (kind: PolicyKind) => `The ${labelOf(kind)} changed again after that entry: revert the later changes first, newest first.`;
+
 /** Undoes one policy change from the activity log, if the page has not changed since; recorded as a revert. */
 export async function revertPolicyChange(tx: Executor, actor: Profile, entry: ActivityRow): Promise<PolicyWriteResult> {
   const kind = entry.entityId;
@@ -149,11 +151,29 @@ export async function revertPolicyChange(tx: Executor, actor: Profile, entry: Ac
   const site = await siteOf(tx);
   const row = await lockPolicyRow(tx, kind);
   const current = snapshotOf(kind, row, site);
-  if (!sameText(current, after)) {
-    throw new ContentError('CONFLICT', `The ${labelOf(kind)} changed again after that entry: revert the later changes first, newest first.`);
-  }
+  if (!sameText(current, after)) throw new ContentError('CONFLICT', changedAgain(kind));
   const stored = await store(tx, kind, row, before.isDefault ? undefined : sanitizeHtml(before.html), site);
   if (!stored) throw new ContentError('CONFLICT', `The ${labelOf(kind)} changed again after that entry: reload and try again.`);
   await record(tx, actor, kind, `Reverted changes to the ${labelOf(kind)}`, current, stored.snapshot, entry.id);
   return { ...stored, tags: [CACHE_TAGS.policies] };
+}
+
+/**
+ * For the activity page: of these policy changes, those that cannot be reverted now (the page shows
+ * another text since), each with the message the revert itself would refuse with. Read without locks: the
+ * revert checks again under lock.
+ */
+export async function policyRevertRefusals(entries: readonly Pick<ActivityRow, 'id' | 'action' | 'entityType' | 'entityId' | 'after'>[]): Promise<Map<string, string>> {
+  const changes = entries.filter((e) => e.entityType === POLICY_ENTITY_TYPE && e.action === 'update' && isPolicyKind(e.entityId) && e.after);
+  const refusals = new Map<string, string>();
+  if (changes.length === 0) return refusals;
+  const tx = db();
+  const site = await siteOf(tx);
+  const shown = new Map<PolicyKind, PolicySnapshot>();
+  for (const entry of changes) {
+    const kind = entry.entityId as PolicyKind;
+    if (!shown.has(kind)) shown.set(kind, snapshotOf(kind, await readPolicyRow(tx, kind), site));
+    if (!sameText(shown.get(kind)!, entry.after as PolicySnapshot)) refusals.set(entry.id, changedAgain(kind));
+  }
+  return refusals;
 }

@@ -6,7 +6,7 @@ import { appConfig, articles, demos, packages, seoPages, services, type SeoPage 
 
 export type StoredSeo = Pick<
   SeoPage,
-  'title' | 'description' | 'keywords' | 'image' | 'url' | 'type' | 'author' | 'publishedTime' | 'modifiedTime'
+  'title' | 'description' | 'keywords' | 'image' | 'url' | 'type' | 'author' | 'publishedTime' | 'modifiedTime' | 'siteNameAfterTitle'
 >;
 
 const seoDefaults = alias(seoPages, 'seo_defaults');
@@ -21,6 +21,7 @@ const storedColumns = (t: typeof seoPages | typeof seoDefaults) => ({
   author: t.author,
   publishedTime: t.publishedTime,
   modifiedTime: t.modifiedTime,
+  siteNameAfterTitle: t.siteNameAfterTitle,
 });
 
 /**

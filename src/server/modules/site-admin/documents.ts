@@ -37,6 +37,11 @@ export interface DocumentKind {
   /** The stored form of valid input; INVALID with messages by field path otherwise. */
   parse(id: string, input: unknown): unknown;
   read(ex: Executor, id: string, lock?: boolean): Promise<StoredRow<unknown> | undefined>;
+  /**
+   * A logged value as `read` would return it once written: an entry logged before a field was added lacks
+   * it, and must still match the document it left (the revert's check).
+   */
+  asRead(value: unknown): unknown;
   /** False when the row appeared since `exists` was read as false. */
   write(ex: Executor, id: string, value: unknown, at: Date, exists: boolean): Promise<boolean>;
   remove(ex: Executor, id: string): Promise<void>;
@@ -63,6 +68,7 @@ function changedFields(before: unknown, after: unknown, labels: Record<string, s
 }
 
 const configDocument = (key: string) => ({
+  asRead: (value: unknown) => value,
   read: (ex: Executor, id: string, lock?: boolean) => (id === key ? readConfigRow(ex, key, lock) : Promise.resolve(undefined)),
   write: (ex: Executor, _id: string, value: unknown, at: Date, exists: boolean) => putConfigRow(ex, key, value, at, exists),
   remove: (ex: Executor) => deleteConfigRow(ex, key),
@@ -139,10 +145,11 @@ const SEO_FIELD_LABELS: Record<keyof SeoEntry, string> = {
   author: 'author',
   publishedTime: 'published time',
   modifiedTime: 'modified time',
+  siteNameAfterTitle: 'site name after the title',
 };
 
-/** The fields the site defaults entry does not use: they belong to each page. */
-export const PAGE_ONLY_SEO_FIELDS = ['url', 'type', 'publishedTime', 'modifiedTime'] as const;
+/** The fields the site defaults entry does not use (they belong to each page), with their unset value. */
+export const PAGE_ONLY_SEO_FIELDS = { url: '', type: 'website', publishedTime: '', modifiedTime: '', siteNameAfterTitle: null } as const;
 
 const instant = (v: string) => (v ? new Date(v).toISOString() : null);
 
@@ -151,8 +158,8 @@ function parseSeo(path: string, input: unknown): SeoValue {
   const entry = parseWith(seoEntrySchema, input);
   if (path === SEO_DEFAULTS_PATH) {
     const errors: Record<string, string> = {};
-    for (const field of PAGE_ONLY_SEO_FIELDS) {
-      if (entry[field] !== (field === 'type' ? 'website' : '')) errors[field] = 'The site defaults have none: set it on each page.';
+    for (const [field, unset] of Object.entries(PAGE_ONLY_SEO_FIELDS)) {
+      if (entry[field as keyof typeof PAGE_ONLY_SEO_FIELDS] !== unset) errors[field] = 'The site defaults have none: set it on each page.';
     }
     if (Object.keys(errors).length) throw invalid(errors);
   }
@@ -179,6 +186,8 @@ function seoRowOf(value: unknown): SeoRowValues {
     author: v.author ?? '',
     publishedTime: date(v.publishedTime),
     modifiedTime: date(v.modifiedTime),
+    // Entries logged before the choice existed have none: the title decides, as it did for them.
+    siteNameAfterTitle: typeof v.siteNameAfterTitle === 'boolean' ? v.siteNameAfterTitle : null,
   };
 }
 
@@ -191,6 +200,7 @@ export const seoDocument: DocumentKind = {
     const row = await readSeoRow(ex, path, lock);
     return row && { value: seoValueOf(row.value), updatedAt: row.updatedAt };
   },
+  asRead: (value) => seoValueOf(seoRowOf(value)),
   write: (ex, path, value, at, exists) => putSeoRow(ex, path, seoRowOf(value), at, exists),
   remove: (ex, path) => deleteSeoRow(ex, path),
   summary: (path, before, after) => {

@@ -54,6 +54,8 @@ export interface SeoRowValues {
   author: string;
   publishedTime: Date | null;
   modifiedTime: Date | null;
+  /** null: the title decides whether the site name follows it. */
+  siteNameAfterTitle: boolean | null;
 }
 
 const seoColumns = {
@@ -66,6 +68,7 @@ const seoColumns = {
   author: seoPages.author,
   publishedTime: seoPages.publishedTime,
   modifiedTime: seoPages.modifiedTime,
+  siteNameAfterTitle: seoPages.siteNameAfterTitle,
 };
 
 export async function readSeoRow(ex: Executor, path: string, lock = false): Promise<StoredRow<SeoRowValues> | undefined> {

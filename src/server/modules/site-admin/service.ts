@@ -22,7 +22,7 @@ import { ContentError } from '../content/errors';
 import { LANDING_CONFIG_KEY, SITE_CONTENT_KEY } from '../site/service';
 import { requireAdmin, type Profile } from '../users/service';
 import { chatSettingsDocument, DOCUMENT_KINDS, landingDocument, seoDocument, seoValueOf, siteContentDocument, type DocumentKind, type SeoValue } from './documents';
-import { countContent, readConfigRow, readSeoRows, type Executor } from './repository';
+import { countContent, readConfigRow, readSeoRows, type Executor, type StoredRow } from './repository';
 import { stableJson } from '../../../shared/stable-json';
 
 export interface DocumentWriteResult {
@@ -109,6 +109,15 @@ export function isRevertibleDocumentEntry(entry: Pick<ActivityRow, 'action' | 'e
   return entry.action === 'update' && isDocumentType(entry.entityType);
 }
 
+const kindOf = (entry: Pick<ActivityRow, 'entityType'>) => DOCUMENT_KINDS[entry.entityType as keyof typeof DOCUMENT_KINDS];
+
+/** Why the entry's save cannot be undone now (the document is no longer what it left), or undefined. */
+function changedSince(kind: DocumentKind, entry: Pick<Entry, 'entityId' | 'after'>, current: { value: unknown } | undefined): string | undefined {
+  // Entries logged before a field was added lack it: compared as the document reads today (kind.asRead).
+  if (stableJson(current?.value ?? null) === stableJson(entry.after == null ? null : kind.asRead(entry.after))) return undefined;
+  return `${sentenceStart(kind.name(entry.entityId))} changed again after that entry: revert the later changes first, newest first.`;
+}
+
 /**
  * Puts back the document as it was before the entry's save, if nothing changed it since (else CONFLICT:
  * revert the later changes first). A document that did not exist before is removed, so the site shows
@@ -117,12 +126,11 @@ export function isRevertibleDocumentEntry(entry: Pick<ActivityRow, 'action' | 'e
 export async function revertDocumentChange(actorId: string | undefined, entry: Entry): Promise<DocumentWriteResult> {
   return adminWrite(actorId, async (tx, actor) => {
     if (!isRevertibleDocumentEntry(entry)) throw new ContentError('CONFLICT', 'This kind of change cannot be reverted from here.');
-    const kind = DOCUMENT_KINDS[entry.entityType as keyof typeof DOCUMENT_KINDS];
+    const kind = kindOf(entry);
     const id = entry.entityId;
     const current = await kind.read(tx, id, true);
-    if (stableJson(current?.value ?? null) !== stableJson(entry.after ?? null)) {
-      throw new ContentError('CONFLICT', `${sentenceStart(kind.name(id))} changed again after that entry: revert the later changes first, newest first.`);
-    }
+    const refusal = changedSince(kind, entry, current);
+    if (refusal) throw new ContentError('CONFLICT', refusal);
     const restored = entry.before ?? null;
     const at = nextVersion(current?.updatedAt);
     if (restored === null) await kind.remove(tx, id);
@@ -140,6 +148,27 @@ export async function revertDocumentChange(actorId: string | undefined, entry: E
     });
     return { id, version: restored === null ? '' : at.toISOString(), tags: kind.tags };
   });
+}
+
+/**
+ * For the activity page: of these entries, the document saves that cannot be reverted now, each with the
+ * message the revert itself would refuse with. Read without locks: the revert checks again under lock.
+ */
+export async function documentRevertRefusals(entries: readonly Entry[]): Promise<Map<string, string>> {
+  const saves = entries.filter(isRevertibleDocumentEntry);
+  const current = new Map<string, Promise<StoredRow<unknown> | undefined>>();
+  const readOnce = (kind: DocumentKind, id: string) => {
+    const key = `${kind.type}\u0000${id}`;
+    if (!current.has(key)) current.set(key, kind.read(db(), id));
+    return current.get(key)!;
+  };
+  const refusals = new Map<string, string>();
+  for (const entry of saves) {
+    const kind = kindOf(entry);
+    const refusal = changedSince(kind, entry, await readOnce(kind, entry.entityId));
+    if (refusal) refusals.set(entry.id, refusal);
+  }
+  return refusals;
 }
 
 /**
@@ -174,6 +203,7 @@ export async function landingLayoutForEditor(): Promise<{ layout: LandingLayout;
 /** The form's view of an entry: dates as ISO instants, '' for none. */
 const seoFormOf = (value: SeoValue): SeoEntry => ({
   ...value,
+  siteNameAfterTitle: value.siteNameAfterTitle ?? null,
   // An imported entry may carry another Open Graph type; the head treats anything but "article" as "website".
   type: value.type === 'article' ? 'article' : 'website',
   publishedTime: value.publishedTime ?? '',

@@ -12,8 +12,8 @@
  * start prints a new link.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { isDesignatedAdminEmail } from '../../../shared/admin-rules';
-import { ADMIN_CLAIM_PAGE } from '../../../shared/form-pages';
+import { becomesFirstAdmin, isDesignatedAdminEmail } from '../../../shared/admin-rules';
+import { ADMIN_CLAIM_PAGE, AUTH_FORM_PAGE } from '../../../shared/form-pages';
 import { config } from '../../config';
 import { dbHandle } from '../../db';
 import { inProcessLocks, type HeldLock, type SiteLocks } from '../../db/advisory-lock';
@@ -58,6 +58,26 @@ const heldClaimLocks = new WeakMap<SiteLocks, HeldLock>();
 const createAdminHint = 'npm run create-admin -- you@example.com';
 
 /**
+ * The start log's words for a site without an enabled admin, naming the way that applies (issue 20): on a
+ * new site the first account to verify becomes admin by itself (or the ADMIN_EMAIL account does), and the
+ * claim link is only the way round someone who signed up first; on a site with accounts but no enabled
+ * admin the claim link is the way. `outbox`: no SMTP_URL, so the verification email lands in the outbox.
+ */
+export function adminClaimNotice(p: { siteUrl: string; claimUrl: string; adminEmail: string | undefined; accounts: number; outbox: boolean }): string {
+  const signUp = new URL(`${AUTH_FORM_PAGE}?tab=signup`, p.siteUrl).href;
+  const admin = new URL('/admin', p.siteUrl).href;
+  const mail = p.outbox ? ' (without SMTP_URL the email is written to DATA_DIR/outbox/ and, on a local site, its link is printed in this log)' : '';
+  const fallback = `the link works once; a restart prints a new one; or run: ${createAdminHint}`;
+  if (p.adminEmail !== undefined) {
+    return `This site has no admin yet. Sign up at ${signUp} as ${p.adminEmail} (ADMIN_EMAIL) and open the link in the verification email${mail}: that account becomes the admin by itself; then go to ${admin}. If that account is already verified, sign in and open ${p.claimUrl} instead (${fallback}).`;
+  }
+  if (becomesFirstAdmin({ email: '', adminEmail: undefined, accounts: p.accounts, enabledAdmins: 0 })) {
+    return `This site has no admin yet. The first account that signs up and verifies its email becomes the admin by itself: sign up at ${signUp}, open the link in the verification email${mail}, then go to ${admin}. Only if someone else signed up first: open ${p.claimUrl} once your account is verified (${fallback}).`;
+  }
+  return `This site has no admin (or only disabled ones). Sign up and verify your email${mail}, then open ${p.claimUrl} to become its admin (${fallback}).`;
+}
+
+/**
  * At start-up: print the claim link while the site has no admin, unless another running process of this
  * site already did (then say where it is). A failure is logged, never fatal.
  */
@@ -95,11 +115,8 @@ export async function announceAdminClaim(siteUrl: string, locks: SiteLocks = dbH
     const { token } = outcome;
     if (!token) return { kind: 'not-needed' };
     const url = claimUrl(siteUrl, token);
-    const adminEmail = config().ADMIN_EMAIL;
-    logger.warn(
-      { adminClaimUrl: url },
-      `This site has no admin (or only disabled ones). Sign up${adminEmail ? ` as ${adminEmail} (ADMIN_EMAIL)` : ''} and verify your email, then open ${url} to become its admin (the link works once; a restart prints a new one; or run: ${createAdminHint}).`,
-    );
+    const accounts = await transaction((tx) => repo.countUsers(tx));
+    logger.warn({ adminClaimUrl: url }, adminClaimNotice({ siteUrl, claimUrl: url, adminEmail: config().ADMIN_EMAIL, accounts, outbox: !config().SMTP_URL }));
     return { kind: 'printed', url };
   } catch (err) {
     logger.error({ err }, 'could not issue the admin claim link');
