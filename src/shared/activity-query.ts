@@ -3,6 +3,7 @@
  * words it shows for stored codes. Parsed the same way on every request, so a link always shows the same
  * entries and nothing typed into the address bar can break the page.
  */
+import { CHAT_SETTINGS_HREF } from './admin-nav';
 
 export interface ActivityQuery {
   /** Content type ('service', 'article', …) or '' for all. */
@@ -120,7 +121,7 @@ const ADMIN_DOCUMENT_PAGES: Record<string, (id: string) => string> = {
   'site-content': () => '/admin/content',
   landing: () => '/admin/landing-page-config',
   seo: (path) => `/admin/seo?page=${encodeURIComponent(path)}`,
-  'chat-settings': () => '/admin/chat-settings#settings',
+  'chat-settings': () => CHAT_SETTINGS_HREF,
   policy: (kind) => `/admin/content/${encodeURIComponent(kind)}`,
 };
 

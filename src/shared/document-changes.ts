@@ -68,7 +68,7 @@ const DAY_NAMES: Record<Weekday, string> = {
   sunday: 'Sunday',
 };
 
-/** The chat settings editor (/admin/chat-settings), its sub-forms included (quick replies, business hours). */
+/** The chat settings editor (/admin/chat-settings/settings), its sub-forms included (quick replies, business hours). */
 export const CHAT_SETTINGS_FIELDS: FieldNames = {
   enabled: 'Show the chat on every page',
   assistantName: 'Assistant name',

@@ -69,7 +69,7 @@ describe('words and links', () => {
     expect(recordAdminHref({ entityType: 'site-content', entityId: 'siteContent', removed: false })).toBe('/admin/content');
     expect(recordAdminHref({ entityType: 'landing', entityId: 'landingPage', removed: false })).toBe('/admin/landing-page-config');
     expect(recordAdminHref({ entityType: 'seo', entityId: '/services', removed: false })).toBe('/admin/seo?page=%2Fservices');
-    expect(recordAdminHref({ entityType: 'chat-settings', entityId: 'chatSettings', removed: false })).toBe('/admin/chat-settings#settings');
+    expect(recordAdminHref({ entityType: 'chat-settings', entityId: 'chatSettings', removed: false })).toBe('/admin/chat-settings/settings');
     expect(recordAdminHref({ entityType: 'policy', entityId: 'privacy', removed: true })).toBe('/admin/content/privacy');
   });
 
