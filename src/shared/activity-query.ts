@@ -136,17 +136,3 @@ export function recordAdminHref(entry: { entityType: string; entityId: string; r
   if (!base || entry.removed || entry.entityId === '*' || entry.entityId === '') return undefined;
   return `${base}/${encodeURIComponent(entry.entityId)}`;
 }
-
-/** A timestamp as an admin reads it, always in UTC ("14 Mar 2025, 09:30:05 UTC"). */
-const utcFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hour12: false,
-  timeZone: 'UTC',
-});
-
-export const formatUtc = (date: Date) => `${utcFormat.format(date)} UTC`;

@@ -1,9 +1,10 @@
 /**
  * First-party analytics (decision 014), the pure rules: what a visit beacon may carry, how a view is
- * classified (device, source, entry or not) and which UTC day it counts on. No server imports: the browser
+ * classified (device, source, entry or not) and which day of the site's time zone it counts on. No server imports: the browser
  * beacon (src/features/analytics/beacon.ts) uses only the field names, the server everything else.
  */
 import { sanitizeSitePath } from './auth-schemas';
+import { dayKeyIn, DEFAULT_TIME_ZONE } from './dates';
 import { safeUtm, UTM_MAX_LENGTH } from './utm';
 import { z } from './zod';
 
@@ -95,9 +96,6 @@ export function cleanUtm(value: string | undefined): string {
   return safeUtm(value)?.toLowerCase() ?? '';
 }
 
-/** The UTC day of a moment, as the analytics tables key it: "2026-11-25". */
-export const utcDay = (at: Date): string => at.toISOString().slice(0, 10);
-
 /**
  * What the visitor hash is made of: the day's random salt, the address, the user agent and the site's
  * host. Newline-separated: none of the four can contain one (HTTP header values cannot), so no two
@@ -116,11 +114,14 @@ export interface ClassifiedView {
   source: { referrerHost: string; utmSource: string; utmMedium: string; utmCampaign: string } | null;
 }
 
-/** A valid beacon → the view it counts as on `at`'s UTC day. */
-export function classifyView(beacon: VisitBeacon, siteHosts: readonly string[], at: Date): ClassifiedView {
+/**
+ * A valid beacon → the view it counts as on the day `at` falls on in `timeZone` (the site's, decision 032):
+ * the analytics tables hold counts per day, so the day is decided here, at ingest.
+ */
+export function classifyView(beacon: VisitBeacon, siteHosts: readonly string[], at: Date, timeZone: string = DEFAULT_TIME_ZONE): ClassifiedView {
   const referrerHost = referrerHostOf(beacon.r, siteHosts);
   return {
-    day: utcDay(at),
+    day: dayKeyIn(at, timeZone),
     path: beacon.p,
     device: deviceOf(beacon.w),
     source: referrerHost === null ? null : { referrerHost, utmSource: beacon.s, utmMedium: beacon.m, utmCampaign: beacon.c },

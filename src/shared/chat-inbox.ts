@@ -59,12 +59,3 @@ export function inboxAnnouncement(before: InboxConversationDto | undefined, afte
 
 /** "3 unread" or "" (a row's badge). */
 export const unreadLabel = (n: number) => (n > 0 ? `${n} unread` : '');
-
-
-const shortUtc = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
-const timeUtc = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
-
-/** "25 Nov, 14:05 UTC": the same on the server and in every browser (no hydration mismatch, no guessing the zone). */
-export const formatInboxTime = (iso: string) => `${shortUtc.format(new Date(iso))} UTC`;
-/** "14:05" for a message in a conversation (its day shows in the conversation's details). */
-export const formatMessageTime = (iso: string) => timeUtc.format(new Date(iso));

@@ -3,6 +3,7 @@
  * and the admin overview's period and source rules. Pure: no server imports.
  */
 import { sanitizeSitePath } from './auth-schemas';
+import { addDays, dayKeyIn, DEFAULT_TIME_ZONE, startOfDayIn } from './dates';
 import { cleanAttribution, type AttributionKey, type AuditAttribution } from './schemas/audit';
 import { OTHER } from './utm';
 import { z } from './zod';
@@ -45,7 +46,7 @@ export const leadEventBodySchema = z.object({
 export type LeadEventBody = z.output<typeof leadEventBodySchema>;
 
 // ---------------------------------------------------------------------------------------------------------
-// The admin overview: a period in whole UTC days ending today, compared with the one before it.
+// The admin overview: a period in whole days of the site's time zone ending today, compared with the one before it.
 
 export const LEAD_PERIODS = [7, 30, 90] as const;
 export type LeadPeriod = (typeof LEAD_PERIODS)[number];
@@ -57,26 +58,44 @@ export function leadPeriodOf(params: URLSearchParams): LeadPeriod {
   return (LEAD_PERIODS as readonly number[]).includes(days) ? (days as LeadPeriod) : DEFAULT_LEAD_PERIOD;
 }
 
-const DAY_MS = 86_400_000;
-
 export interface LeadPeriodRange {
   days: LeadPeriod;
-  /** Midnight UTC of the first day; the period runs to `end` (midnight UTC after today). */
+  /** The zone the days are counted in (decision 032). */
+  timeZone: string;
+  /** Midnight of the first day in `timeZone`; the period runs to `end` (midnight after today there). */
   start: Date;
   end: Date;
   /** The previous period of the same length: [previousStart, start). */
   previousStart: Date;
+  /** The same bounds as day keys (YYYY-MM-DD): the first day, the day after today, the previous period's first day. */
+  startDay: string;
+  endDay: string;
+  previousStartDay: string;
 }
 
-export function leadPeriodRange(days: LeadPeriod, now: Date = new Date()): LeadPeriodRange {
-  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + DAY_MS);
-  const start = new Date(end.getTime() - days * DAY_MS);
-  return { days, start, end, previousStart: new Date(start.getTime() - days * DAY_MS) };
+/**
+ * The `days` days up to and including today in `timeZone`, and the same number before them. The bounds are
+ * calendar days turned into instants, so a period across a DST change is an hour shorter or longer.
+ */
+export function leadPeriodRange(days: LeadPeriod, now: Date = new Date(), timeZone: string = DEFAULT_TIME_ZONE): LeadPeriodRange {
+  const endDay = addDays(dayKeyIn(now, timeZone), 1);
+  const startDay = addDays(endDay, -days);
+  const previousStartDay = addDays(startDay, -days);
+  return {
+    days,
+    timeZone,
+    start: startOfDayIn(startDay, timeZone),
+    end: startOfDayIn(endDay, timeZone),
+    previousStart: startOfDayIn(previousStartDay, timeZone),
+    startDay,
+    endDay,
+    previousStartDay,
+  };
 }
 
-/** The period's days as YYYY-MM-DD (UTC), newest first. */
+/** The period's days as YYYY-MM-DD (days of its zone), newest first. */
 export function periodDays(range: LeadPeriodRange): string[] {
-  return Array.from({ length: range.days }, (_, i) => new Date(range.end.getTime() - (i + 1) * DAY_MS).toISOString().slice(0, 10));
+  return Array.from({ length: range.days }, (_, i) => addDays(range.endDay, -(i + 1)));
 }
 
 export type KindCounts = Record<LeadKind, number>;
@@ -116,7 +135,7 @@ export function sourceLabel(s: LeadSource): string {
   return s.referrerHost || 'Direct';
 }
 
-/** A day key (YYYY-MM-DD) as the overview shows it: "Wed 25 Nov". */
+/** A day key (YYYY-MM-DD, a calendar day: no zone to apply) as the overview shows it: "Wed 25 Nov". */
 export function dayLabel(day: string): string {
   return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
 }

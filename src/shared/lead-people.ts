@@ -3,6 +3,7 @@
  * and the timeline's merge, paging and grouping rules. Pure: no server imports.
  */
 import { ADMIN_LIST_PER_PAGE } from './admin-list';
+import { dayKeyIn } from './dates';
 import { isLeadKind, type LeadKind } from './lead-events';
 
 /** One lead event of a kind, as a row of the list names it. */
@@ -223,20 +224,17 @@ export function durationInWords(durationMs: number): string {
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
 }
 
-/** Entries (newest first) grouped by their UTC day, in the same order: [{ day: 'YYYY-MM-DD', entries }]. */
-export function groupByUtcDay<T extends Timed>(entries: readonly T[]): { day: string; entries: T[] }[] {
+/** Entries (newest first) grouped by their day in `timeZone` (the site's), in the same order: [{ day: 'YYYY-MM-DD', entries }]. */
+export function groupByDayIn<T extends Timed>(entries: readonly T[], timeZone: string): { day: string; entries: T[] }[] {
   const days: { day: string; entries: T[] }[] = [];
   for (const entry of entries) {
-    const day = entry.at.toISOString().slice(0, 10);
+    const day = dayKeyIn(entry.at, timeZone);
     const last = days.at(-1);
     if (last?.day === day) last.entries.push(entry);
     else days.push({ day, entries: [entry] });
   }
   return days;
 }
-
-/** "09:30:05": a time of day in UTC (the day is the group's heading). */
-export const utcTime = (at: Date) => at.toISOString().slice(11, 19);
 
 /** A cursor from the URL (?before=<ms since epoch>), or undefined for the newest page. */
 export function cursorOf(raw: string | null): Date | undefined {
@@ -247,7 +245,7 @@ export function cursorOf(raw: string | null): Date | undefined {
 
 const dayFormat = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
-/** A UTC day key (YYYY-MM-DD) as a timeline heading: "Wednesday 25 November 2026". */
+/** A day key (YYYY-MM-DD, a calendar day: no zone to apply) as a timeline heading: "Wednesday 25 November 2026". */
 export const dayHeading = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
 
 /** A mail's kind as a label: "audit-confirmation" → "Audit confirmation". */

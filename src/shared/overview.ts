@@ -1,19 +1,16 @@
 /**
- * The admin overview's "Site and leads" rules (decision 014): the period's UTC day keys, the conversion
- * rate visitor → lead and how numbers read on the page. Pure: no server imports.
+ * The admin overview's "Site and leads" rules (decisions 014, 032): the period's day keys (days of the
+ * site's time zone), the conversion rate visitor → lead and how numbers read on the page. Pure.
  */
 import { dayLabel, periodDays, type LeadPeriodRange } from './lead-events';
 import { OTHER } from './utm';
-
-/** A UTC day key (YYYY-MM-DD) of an instant. */
-export const dayKey = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
  * The period as day keys for SQL on the analytics tables' `day` column: the current period is
  * [start, end), the previous one [previousStart, start).
  */
 export function periodDayKeys(range: LeadPeriodRange): { previousStart: string; start: string; end: string } {
-  return { previousStart: dayKey(range.previousStart), start: dayKey(range.start), end: dayKey(range.end) };
+  return { previousStart: range.previousStartDay, start: range.startDay, end: range.endDay };
 }
 
 /** The period's days oldest first (the order a chart reads left to right). */

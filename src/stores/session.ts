@@ -28,8 +28,9 @@ export interface SessionState {
 
 export const $session = atom<SessionState>({ status: 'loading' });
 
-// Members' page-time (decision 014): the tracker is downloaded only once a signed-in member is known.
-$session.listen(({ status }) => void (status === 'authenticated' && import('../features/page-time/tracker').then((m) => m.trackPageTime(), (err: unknown) => console.warn('Page time not tracked:', err))));
+// Members' page-time (decision 014): the tracker is downloaded only once a signed-in member is known; an
+// admin's browsing is the team's, not a member's (decision 032), and the server would not store it.
+$session.listen(({ status, user }) => void (status === 'authenticated' && user?.role !== 'admin' && import('../features/page-time/tracker').then((m) => m.trackPageTime(), (err: unknown) => console.warn('Page time not tracked:', err))));
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 

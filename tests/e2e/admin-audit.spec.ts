@@ -67,7 +67,7 @@ test('a member’s request: in the admin list, opened, status changed, noted, ex
   // Both survive a reload: they were stored, not just shown.
   await page.reload();
   await expect(page.getByLabel('Status')).toHaveValue('in-progress');
-  await expect(page.getByTestId('audit-note').filter({ hasText: note })).toContainText('UTC');
+  await expect(page.getByTestId('audit-note').filter({ hasText: note })).toContainText(/\d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2}/); // in the site's zone, named in the header
 
   // The CSV of the filtered list: every field, formula-like values neutralised.
   const csvResponse = await page.request.get(`/api/admin/audit/export?q=${encodeURIComponent(business)}`);

@@ -38,7 +38,8 @@ test('a campaign visitor’s audit request: listed with its source, the timeline
   const fullName = `=Lea ${XSS}`;
 
   // The visitor: lands from a campaign link, reads another page, sends the form.
-  const visitorContext = await browser.newContext({ extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
+  // Signed out: the spec's own storage state is the admin's, and an admin's request is no lead (decision 032).
+  const visitorContext = await browser.newContext({ storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
   const visitor = await visitorContext.newPage();
   await visitor.goto(`/?utm_source=leadsnews&utm_medium=email&utm_campaign=${campaign}`);
   await visitor.goto('/services');
@@ -116,7 +117,7 @@ test('a campaign visitor’s audit request: listed with its source, the timeline
 test('a chat lead with the same email (in other case) joins the person: the messages as text, the conversation linked', async ({ page, playwright, baseURL }) => {
   const id = unique();
   const email = `chat-${id}@example.com`;
-  const visitor = await playwright.request.newContext({ baseURL });
+  const visitor = await playwright.request.newContext({ baseURL, storageState: { cookies: [], origins: [] } }); // signed out (decision 032)
   const visitorId = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
   const headers = { origin: baseURL!, 'x-chat-visitor': visitorId, 'x-real-ip': freshClientIp() };
   const question = `Do you build booking pages? ${XSS}`;

@@ -18,7 +18,8 @@ import { flushAnalytics, stopFlushing } from '../../src/server/modules/analytics
 import { analyticsReport } from '../../src/server/modules/analytics/report';
 import { clearSaltCache } from '../../src/server/modules/analytics/salt';
 import { forgetPublicDetailIds } from '../../src/server/modules/site-routes/service';
-import { MAX_SOURCES_PER_DAY, utcDay, VISIT_RATE_LIMIT } from '../../src/shared/analytics';
+import { MAX_SOURCES_PER_DAY, VISIT_RATE_LIMIT } from '../../src/shared/analytics';
+import { dayKeyIn } from '../../src/shared/dates';
 import { leadPeriodRange } from '../../src/shared/lead-events';
 import { PUBLIC_STATIC_PATHS } from '../../src/shared/site-routes';
 import { SITE } from '../support/auth';
@@ -27,6 +28,7 @@ import { freshDatabase } from '../support/db';
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 const DAY_MS = 86_400_000;
+const utcDay = (at: Date) => dayKeyIn(at, 'UTC');
 const TODAY = utcDay(new Date());
 
 let handle: DatabaseHandle;

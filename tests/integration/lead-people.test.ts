@@ -123,6 +123,7 @@ describe('listPeople', () => {
   });
 
   it('links a person to their member account by email', async () => {
+    await h.signUpVerified({ email: 'owner@example.com' }); // the first verified account is the owner (admin), no lead
     await h.signUpVerified({ email: 'Member@Example.com' });
     const { rows } = await query({ q: 'member@example.com' });
     expect(rows).toHaveLength(1);

@@ -21,6 +21,8 @@ let h: AuthHarness;
 let member: { browser: Browser; userId: string };
 beforeEach(async () => {
   h = await createAuthHarness();
+  // The first verified account is the owner (admin), whose browsing is not stored (decision 032).
+  await h.signUpVerified({ email: 'owner@example.com' });
   member = await h.signUpVerified({ email: 'member@example.com' });
 });
 afterEach(() => h.close());

@@ -1,7 +1,7 @@
 /**
  * First-party analytics rules (src/shared/analytics.ts): what a visit beacon may carry, device classes
- * by viewport width, the referrer's host (this site's own = not a visit), UTM cleaning, the UTC day and
- * the visitor hash input.
+ * by viewport width, the referrer's host (this site's own = not a visit), UTM cleaning, the day a view
+ * counts on (UTC, or the site's zone) and the visitor hash input.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,7 +9,6 @@ import {
   cleanUtm,
   deviceOf,
   referrerHostOf,
-  utcDay,
   visitBeaconSchema,
   visitorHashInput,
   UTM_MAX_LENGTH,
@@ -114,11 +113,18 @@ describe('cleanUtm', () => {
   });
 });
 
-describe('utcDay', () => {
-  it('is the UTC calendar day, whatever the local time zone', () => {
-    expect(utcDay(new Date('2026-11-25T23:59:59.999Z'))).toBe('2026-11-25');
-    expect(utcDay(new Date('2026-11-26T00:00:00Z'))).toBe('2026-11-26');
-    expect(utcDay(new Date('2026-11-26T01:30:00+02:00'))).toBe('2026-11-25');
+describe('the day a view counts on', () => {
+  const view = (at: string, zone?: string) => classifyView(visitBeaconSchema.parse(beacon()), SITE, new Date(at), zone).day;
+  it('is the UTC calendar day by default, whatever the server’s zone', () => {
+    expect(view('2026-11-25T23:59:59.999Z')).toBe('2026-11-25');
+    expect(view('2026-11-26T00:00:00Z')).toBe('2026-11-26');
+    expect(view('2026-11-26T01:30:00+02:00')).toBe('2026-11-25');
+  });
+  it('is the calendar day of the site’s zone when it has one (decision 032)', () => {
+    // 23:30 UTC is already the next day in Berlin, and still the day before in New York at 03:30 UTC.
+    expect(view('2026-11-25T23:30:00Z', 'Europe/Berlin')).toBe('2026-11-26');
+    expect(view('2026-11-26T03:30:00Z', 'America/New_York')).toBe('2026-11-25');
+    expect(view('2026-11-26T05:00:00Z', 'America/New_York')).toBe('2026-11-26');
   });
 });
 

@@ -9,7 +9,7 @@ import {
   durationInWords,
   emailOfPersonKey,
   firstSourceLabel,
-  groupByUtcDay,
+  groupByDayIn,
   groupPageVisits,
   mailKindLabel,
   mergeTimeline,
@@ -161,11 +161,20 @@ describe('page visits and days', () => {
     expect(services.until.toISOString()).toBe('2026-11-20T10:01:30.000Z');
   });
 
-  it('groups entries by UTC day in order', () => {
-    const days = groupByUtcDay([{ at: new Date('2026-11-21T00:10:00Z') }, { at: new Date('2026-11-20T23:59:00Z') }, { at: new Date('2026-11-20T00:00:00Z') }]);
-    expect(days.map((d) => [d.day, d.entries.length])).toEqual([
+  it('groups entries by their day in the site’s zone, in order', () => {
+    const entries = [{ at: new Date('2026-11-21T00:10:00Z') }, { at: new Date('2026-11-20T23:59:00Z') }, { at: new Date('2026-11-20T00:00:00Z') }];
+    expect(groupByDayIn(entries, 'UTC').map((d) => [d.day, d.entries.length])).toEqual([
       ['2026-11-21', 1],
       ['2026-11-20', 2],
+    ]);
+    // In Berlin 23:59 UTC is already the 21st; in New York 00:10 UTC is still the 20th.
+    expect(groupByDayIn(entries, 'Europe/Berlin').map((d) => [d.day, d.entries.length])).toEqual([
+      ['2026-11-21', 2],
+      ['2026-11-20', 1],
+    ]);
+    expect(groupByDayIn(entries, 'America/New_York').map((d) => [d.day, d.entries.length])).toEqual([
+      ['2026-11-20', 2],
+      ['2026-11-19', 1],
     ]);
   });
 

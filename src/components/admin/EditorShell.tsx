@@ -8,6 +8,7 @@ import type { ReactNode, SubmitEvent } from 'react';
 import { Alert } from '../forms/field';
 import { useConfirm } from './ConfirmDialog';
 import type { DraftOffer, EditorStatus } from './editor-core';
+import { DEFAULT_TIME_ZONE, formatInZone } from '../../shared/dates';
 
 /** What the frame needs from an editor (useRecordEditor's and useDocumentEditor's results both fit). */
 export interface ShellEditor {
@@ -97,7 +98,7 @@ export function EditorShell({ editor, viewHref, deleteNote, singleDocument = fal
       {editor.draft && (
         <Alert tone="info" testId="draft-offer">
           <p>
-            You have changes from {new Date(editor.draft.at).toLocaleString()} that were not saved
+            You have changes from {formatInZone(editor.draft.at, document.documentElement.dataset.timeZone ?? DEFAULT_TIME_ZONE)} that were not saved
             {editor.draft.stale ? `, and this ${editor.label} was saved again since: check before you save` : ''}.
           </p>
           <div className="mt-2 flex gap-2">

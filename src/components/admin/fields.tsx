@@ -86,9 +86,9 @@ export function Toggle({ label, hint, checked, onChecked }: { label: ReactNode; 
 }
 
 /** A titled group of fields (a card on the editor page). */
-export function Section({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
+export function Section({ id, title, description, children }: { id?: string; title: string; description?: ReactNode; children: ReactNode }) {
   return (
-    <section className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+    <section id={id} className="scroll-mt-28 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6 lg:scroll-mt-20">
       <h2 className="text-base font-semibold text-ink">{title}</h2>
       {description && <p className="mt-1 text-sm text-slate-600">{description}</p>}
       <div className="mt-4 space-y-4">{children}</div>

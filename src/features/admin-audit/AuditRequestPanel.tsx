@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
 import { Section, SelectInput, TextArea } from '../../components/admin/fields';
 import { toast } from '../../components/admin/toasts';
-import { formatUtc } from '../../shared/activity-query';
+import { formatInZone } from '../../shared/dates';
 import { AUDIT_LIMITS, AUDIT_STATUS_LABELS, AUDIT_STATUSES, type AuditStatus } from '../../shared/schemas/audit';
 
 export interface PanelNote {
@@ -24,6 +24,8 @@ interface Props {
   assigneeId: string | null;
   admins: { id: string; label: string }[];
   notes: PanelNote[];
+  /** The site's time zone (decision 032): the page header names it. */
+  timeZone: string;
 }
 
 const NOBODY = '';
@@ -110,7 +112,7 @@ export default function AuditRequestPanel(props: Props) {
             {notes.map((n) => (
               <li key={n.id} className="rounded-lg border border-slate-200 bg-slate-50 p-3" data-testid="audit-note">
                 <p className="text-xs text-slate-600">
-                  <span className="font-semibold text-slate-800">{n.authorName}</span> · <time dateTime={n.createdAt}>{formatUtc(new Date(n.createdAt))}</time>
+                  <span className="font-semibold text-slate-800">{n.authorName}</span> · <time dateTime={n.createdAt}>{formatInZone(n.createdAt, props.timeZone)}</time>
                 </p>
                 <p className="mt-1 text-sm break-words whitespace-pre-wrap text-ink">{n.body}</p>
               </li>

@@ -80,7 +80,7 @@ export function BusinessHoursField({ value, onValue, errors }: Props) {
         onValue={(v) => onValue(['businessHours', 'timeZone'], v)}
         options={zones.map((z) => ({ value: z, label: z.replace(/_/g, ' ') }))}
         error={errors['businessHours.timeZone']}
-        hint="The hours below are read in this time zone, wherever the visitor is."
+        hint="The hours below are read in this time zone, wherever the visitor is. Every time in the admin is shown in it too."
         className="max-w-sm"
       />
       <fieldset className="min-w-0">

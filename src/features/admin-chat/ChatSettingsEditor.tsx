@@ -120,7 +120,7 @@ export default function ChatSettingsEditor({ settings, version, llmKeySet, llmOr
           </fieldset>
         </Section>
 
-        <Section title="Business hours" description="When a person can answer. Outside these hours the widget shows the offline message and asks for contact details; the assistant still answers.">
+        <Section id="business-hours" title="Business hours" description="When a person can answer. Outside these hours the widget shows the offline message and asks for contact details; the assistant still answers.">
           <BusinessHoursField value={f.businessHours} onValue={setAt} errors={errors} />
           <TextArea
             label="Offline message"

@@ -10,13 +10,15 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } f
 import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
 import { toast } from '../../components/admin/toasts';
 import { CHAT_LIMITS, type ChatConversationState, type ChatMessageDto, type InboxConversationDto } from '../../shared/chat';
-import { formatMessageTime } from '../../shared/chat-inbox';
+import { formatInZone } from '../../shared/dates';
 import { isSitePath } from '../../shared/site-path';
 import { FEED_MODE_LABELS, useInboxFeed } from './inbox-stream';
 
 interface Props {
   conversation: InboxConversationDto;
   messages: ChatMessageDto[];
+  /** The site's time zone (decision 032): the page header names it. */
+  timeZone: string;
 }
 
 type Busy = 'reply' | 'release' | 'status' | undefined;
@@ -36,14 +38,14 @@ const bubble: Record<ChatMessageDto['author'], string> = {
 };
 const AUTHOR_ROLE: Record<ChatMessageDto['author'], string> = { visitor: 'visitor', assistant: 'assistant', admin: 'team', system: '' };
 
-function Message({ m }: { m: ChatMessageDto }) {
+function Message({ m, timeZone }: { m: ChatMessageDto; timeZone: string }) {
   return (
     <li className={`flex max-w-[85%] flex-col sm:max-w-[75%] ${m.author === 'visitor' ? 'mr-auto items-start' : m.author === 'system' ? 'mx-auto items-center' : 'ml-auto items-end'}`} data-message={m.seq} data-author={m.author}>
       {m.author !== 'system' && (
         <p className="mb-0.5 px-1 text-xs text-slate-600">
           {/* A visitor's name is their text: isolated, so a right-to-left name cannot reorder the time after it. */}
           <bdi className="font-semibold text-slate-700">{m.authorName}</bdi>
-          {AUTHOR_ROLE[m.author] && <span> · {AUTHOR_ROLE[m.author]}</span>} · <time dateTime={m.createdAt}>{formatMessageTime(m.createdAt)} UTC</time>
+          {AUTHOR_ROLE[m.author] && <span> · {AUTHOR_ROLE[m.author]}</span>} · <time dateTime={m.createdAt}>{formatInZone(m.createdAt, timeZone, 'hour-minute')}</time>
         </p>
       )}
       <div dir="auto" className={`rounded-2xl px-3.5 py-2 text-sm break-words whitespace-pre-wrap ${bubble[m.author]}`} data-message-body>
@@ -69,7 +71,7 @@ function Message({ m }: { m: ChatMessageDto }) {
   );
 }
 
-export default function ConversationPanel({ conversation: initial, messages: initialMessages }: Props) {
+export default function ConversationPanel({ conversation: initial, messages: initialMessages, timeZone }: Props) {
   const id = initial.id;
   const [conversation, setConversation] = useState(initial);
   const [messages, setMessages] = useState(initialMessages);
@@ -268,7 +270,7 @@ export default function ConversationPanel({ conversation: initial, messages: ini
         ) : (
           <ol className="flex flex-col gap-3">
             {messages.map((m) => (
-              <Message key={m.seq} m={m} />
+              <Message key={m.seq} m={m} timeZone={timeZone} />
             ))}
           </ol>
         )}

@@ -6,7 +6,8 @@
  */
 import { useRef, useState } from 'react';
 import type { InboxConversationDto } from '../../shared/chat';
-import { applyInboxChange, formatInboxTime, inboxAnnouncement, type InboxQuery } from '../../shared/chat-inbox';
+import { applyInboxChange, inboxAnnouncement, type InboxQuery } from '../../shared/chat-inbox';
+import { formatInZone } from '../../shared/dates';
 import { FEED_MODE_LABELS, useInboxFeed } from './inbox-stream';
 
 interface Props {
@@ -17,11 +18,13 @@ interface Props {
   unreadTotal: number;
   /** "3 open conversations · page 1 of 2", from the server's count. */
   summary: string;
+  /** The site's time zone (decision 032): the page header names it. */
+  timeZone: string;
 }
 
 export const conversationHref = (id: string) => `/admin/chat-settings/${encodeURIComponent(id)}`;
 
-export default function InboxList({ rows: initialRows, query, perPage, unreadTotal, summary }: Props) {
+export default function InboxList({ rows: initialRows, query, perPage, unreadTotal, summary, timeZone }: Props) {
   const [rows, setRows] = useState(initialRows);
   const [announcement, setAnnouncement] = useState('');
   const [unread, setUnread] = useState(unreadTotal);
@@ -74,7 +77,7 @@ export default function InboxList({ rows: initialRows, query, perPage, unreadTot
                   </bdi>
                   {r.contactEmail && <span className="min-w-0 text-sm break-all text-slate-600">{r.contactEmail}</span>}
                   <time dateTime={r.lastMessageAt} className="ml-auto text-xs whitespace-nowrap text-slate-600">
-                    {formatInboxTime(r.lastMessageAt)}
+                    {formatInZone(r.lastMessageAt, timeZone, 'day-time')}
                   </time>
                 </div>
                 {/* The visitor's last words (the server picks them: never the assistant's answer or a thank-you). */}

@@ -10,6 +10,7 @@ import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-act
 import { useConfirm } from '../../components/admin/ConfirmDialog';
 import { SortableList } from '../../components/admin/SortableList';
 import { toast } from '../../components/admin/toasts';
+import { formatInZone } from '../../shared/dates';
 
 export interface ContentListRow {
   id: string;
@@ -30,6 +31,8 @@ interface Props {
   reorderable: boolean;
   /** Why the drag handles are off (a search, a filter, another sort), shown once above the list. */
   reorderHint?: string | undefined;
+  /** The site's time zone (decision 032): the page header names it. */
+  timeZone: string;
 }
 
 type ListActions = {
@@ -44,9 +47,8 @@ const BADGE_TONES = {
   warning: 'bg-amber-100 text-amber-900',
 } as const;
 
-const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 
-export default function ContentList({ actionsKey, adminPath, labels, rows: initialRows, reorderable, reorderHint }: Props) {
+export default function ContentList({ actionsKey, adminPath, labels, rows: initialRows, reorderable, reorderHint, timeZone }: Props) {
   const api = (actions.admin as unknown as Record<string, ListActions>)[actionsKey]!;
   const [rows, setRows] = useState(initialRows);
   const [busy, setBusy] = useState(false);
@@ -105,7 +107,7 @@ export default function ContentList({ actionsKey, adminPath, labels, rows: initi
           ))}
         </div>
         <p className="truncate text-sm text-slate-600">{row.subtitle}</p>
-        <p className="text-xs text-slate-500">Changed {dateFormat.format(new Date(row.updatedAt))} UTC</p>
+        <p className="text-xs text-slate-500">Changed {formatInZone(row.updatedAt, timeZone)}</p>
       </div>
       <div className="ml-auto flex flex-none flex-wrap items-center justify-end gap-1">
         {row.publicPath && (

@@ -12,6 +12,7 @@ import { deleteMediaItem, setMediaAlt, uploadImage } from '../../components/admi
 import { toast } from '../../components/admin/toasts';
 import { describeUsage, formatBytes, MEDIA_ACCEPT, MEDIA_ALT_MAX, MEDIA_FORMATS_TEXT, MEDIA_UPLOAD_MAX_BYTES, type MediaItemWithUsage } from '../../shared/media-library';
 import { mediaVariantUrl } from '../../shared/media-variants';
+import { formatInZone } from '../../shared/dates';
 
 interface Props {
   items: MediaItemWithUsage[];
@@ -24,6 +25,8 @@ interface Props {
   summary: string;
   /** The search form (server-rendered, works without script), shown between the uploader and the grid. */
   children?: ReactNode;
+  /** The site's time zone (decision 032): the page header names it. */
+  timeZone: string;
 }
 
 interface QueuedUpload {
@@ -34,12 +37,11 @@ interface QueuedUpload {
   message?: string | undefined;
 }
 
-const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
 const button = 'inline-flex h-9 items-center rounded-lg px-3 text-sm font-semibold disabled:cursor-not-allowed disabled:opacity-60';
 
 let nextKey = 1;
 
-export default function MediaLibrary({ items: initialItems, q, page, usedBytes: initialUsed, quotaBytes, summary, children }: Props) {
+export default function MediaLibrary({ items: initialItems, q, page, usedBytes: initialUsed, quotaBytes, summary, children, timeZone }: Props) {
   const [items, setItems] = useState(initialItems);
   const [used, setUsed] = useState(initialUsed);
   const [queue, setQueue] = useState<QueuedUpload[]>([]);
@@ -205,7 +207,7 @@ export default function MediaLibrary({ items: initialItems, q, page, usedBytes: 
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3 2xl:grid-cols-4" aria-label="Images">
           {items.map((item) => (
-            <MediaCard key={item.id} item={item} onAlt={(alt) => setItems((all) => all.map((i) => (i.id === item.id ? { ...i, alt } : i)))} onDelete={() => void remove(item)} />
+            <MediaCard key={item.id} item={item} onAlt={(alt) => setItems((all) => all.map((i) => (i.id === item.id ? { ...i, alt } : i)))} onDelete={() => void remove(item)} timeZone={timeZone} />
           ))}
         </ul>
       )}
@@ -214,7 +216,7 @@ export default function MediaLibrary({ items: initialItems, q, page, usedBytes: 
   );
 }
 
-function MediaCard({ item, onAlt, onDelete }: { item: MediaItemWithUsage; onAlt(alt: string): void; onDelete(): void }) {
+function MediaCard({ item, onAlt, onDelete, timeZone }: { item: MediaItemWithUsage; onAlt(alt: string): void; onDelete(): void; timeZone: string }) {
   const headingId = useId();
   const [alt, setAlt] = useState(item.alt);
   const [saving, setSaving] = useState(false);
@@ -258,7 +260,7 @@ function MediaCard({ item, onAlt, onDelete }: { item: MediaItemWithUsage; onAlt(
             {name}
           </h2>
           <p className="text-xs text-slate-600">
-            {item.width}×{item.height} · {formatBytes(item.size)} · added {dateFormat.format(new Date(item.createdAt))}
+            {item.width}×{item.height} · {formatBytes(item.size)} · added {formatInZone(item.createdAt, timeZone, 'date')}
           </p>
         </div>
         <form onSubmit={(e) => void saveAlt(e)} className="space-y-2">

@@ -10,7 +10,7 @@ import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-act
 import { useConfirm } from '../../components/admin/ConfirmDialog';
 import { Section, TextArea } from '../../components/admin/fields';
 import { toast } from '../../components/admin/toasts';
-import { formatUtc } from '../../shared/activity-query';
+import { formatInZone } from '../../shared/dates';
 import { DISABLE_REASON_MAX } from '../../shared/admin-users';
 
 export interface PanelSession {
@@ -36,6 +36,8 @@ interface Props {
   isSelf: boolean;
   sessions: PanelSession[];
   sessionTotal: number;
+  /** The site's time zone (decision 032): the page header names it. */
+  timeZone: string;
 }
 
 type Busy = 'role' | 'disable' | 'enable' | 'verification' | undefined;
@@ -45,7 +47,7 @@ const secondary = `${button} border border-slate-300 bg-white text-ink hover:bg-
 const danger = `${button} bg-red-600 text-white hover:bg-red-700`;
 const badge = 'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold';
 
-const time = (iso: string) => <time dateTime={iso}>{formatUtc(new Date(iso))}</time>;
+const time = (iso: string, timeZone: string) => <time dateTime={iso}>{formatInZone(iso, timeZone)}</time>;
 
 export default function UserAccessPanel(props: Props) {
   const [role, setRole] = useState(props.role);
@@ -229,7 +231,7 @@ export default function UserAccessPanel(props: Props) {
                 <p className="font-semibold break-words text-ink">{s.device}</p>
                 <p className="text-slate-600">Network {s.network}</p>
                 <p className="mt-1 text-xs text-slate-600">
-                  Signed in {time(s.signedInAt)} · last refreshed {time(s.lastActiveAt)} · expires {time(s.expiresAt)}
+                  Signed in {time(s.signedInAt, props.timeZone)} · last refreshed {time(s.lastActiveAt, props.timeZone)} · expires {time(s.expiresAt, props.timeZone)}
                 </p>
               </li>
             ))}

@@ -1,8 +1,8 @@
 /**
- * The page views counted since the last flush, added up per UTC day in memory (decision 014): a beacon
- * costs a few map updates, the database sees one transaction every 2 s whatever the traffic. Bounded: past
- * MAX_BUFFERED_KEYS distinct keys (paths, sources, visitor hashes) a view is dropped rather than let memory
- * grow while the database is unreachable.
+ * The page views counted since the last flush, added up per day in memory (decision 014; days of the site's
+ * time zone, decision 032): a beacon costs a few map updates, the database sees one transaction every 2 s
+ * whatever the traffic. Bounded: past MAX_BUFFERED_KEYS distinct keys (paths, sources, visitor hashes) a
+ * view is dropped rather than let memory grow while the database is unreachable.
  */
 import type { ClassifiedView, DeviceClass } from '../../../shared/analytics';
 import { OTHER } from '../../../shared/utm';

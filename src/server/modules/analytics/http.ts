@@ -1,11 +1,16 @@
 /**
  * POST /api/visits: the page-view beacon every visitor's browser sends (src/features/analytics/beacon.ts),
- * decision 014. Anonymous by design: the session cookie is never read and nothing is set; the address and
- * user agent only enter the day's salted visitor hash. Answers: 204 (counted, or a bot's view ignored),
+ * decision 014. Anonymous by design: nothing is set, and the address and user agent only enter the day's
+ * salted visitor hash. The session cookie a signed-in browser sends anyway is read for one thing only: a
+ * view by an admin is the team's, not the site's traffic, and is not counted (decision 032). The public
+ * page stays the same cached, cookie-free HTML for everyone. Answers: 204 (counted, or a bot's or the
+ * team's view ignored),
  * 400 bad input, 403 not from this site, 413 over VISIT_BEACON_MAX_BYTES, 429 with Retry-After, 503 when
  * the database cannot give the day's salt.
  */
 import { isbot } from 'isbot';
+import { getSession } from '../../auth';
+import { readSession } from '../../guards/session';
 import { VISIT_BEACON_MAX_BYTES, VISIT_RATE_LIMIT, visitBeaconSchema } from '../../../shared/analytics';
 import { config } from '../../config';
 import { jsonResponse } from '../../http/admin-api';
@@ -30,11 +35,19 @@ function isFromThisSite(headers: Headers, trustedOrigins: readonly string[]): bo
   return headers.get('sec-fetch-site') === 'same-origin';
 }
 
-export async function handleVisitPost(request: Request, socketAddress: string | undefined, now: Date = new Date()): Promise<Response> {
+/** A browser signed in as an admin. Visitors send no session cookie and cost no lookup. */
+async function isTeamBrowser(headers: Headers, sessionOf: typeof getSession): Promise<boolean> {
+  return (await readSession(headers, sessionOf))?.user.role === 'admin';
+}
+
+/** `sessionOf` is the app's session lookup; tests pass their own auth instance's. */
+export async function handleVisitPost(request: Request, socketAddress: string | undefined, now: Date = new Date(), sessionOf: typeof getSession = getSession): Promise<Response> {
   const cfg = config();
   if (!isFromThisSite(request.headers, cfg.trustedOrigins)) {
     return jsonResponse(403, { code: 'FORBIDDEN_ORIGIN', message: 'Page views are only accepted from this site.' });
   }
+  // Who is asking before what was sent: the team's view is answered like any other and not read at all.
+  if (await isTeamBrowser(request.headers, sessionOf)) return noContent();
   let value: unknown;
   try {
     value = parseJsonBody(await readBodyCapped(request, VISIT_BEACON_MAX_BYTES));

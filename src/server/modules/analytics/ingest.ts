@@ -1,19 +1,21 @@
 /**
- * Counting page views (decision 014): a valid beacon becomes a classified view and a salted visitor hash,
- * added to the in-memory buffer; every FLUSH_INTERVAL_MS (and before the database closes, and whenever the
- * overview asks through flushAnalytics) the buffer is written in ONE transaction of increments, so several
- * processes add up correctly. Only visitor hashes newly inserted for a day raise that day's visitors. A
- * failed flush is logged and its counts are kept for the next try. No address is ever stored or logged:
- * it only enters the hash.
+ * Counting page views (decision 014): a valid beacon becomes a classified view, on its day in the site's time
+ * zone (decision 032), and a salted visitor hash, added to the in-memory buffer; every FLUSH_INTERVAL_MS (and
+ * before the database closes, and whenever the overview asks through flushAnalytics) the buffer is written
+ * in ONE transaction of increments, so several processes add up correctly. Only visitor hashes newly
+ * inserted for a day raise that day's visitors. A failed flush is logged and its counts are kept for the
+ * next try. No address is ever stored or logged: it only enters the hash.
  */
 import { createHash } from 'node:crypto';
 import { eq, getTableName, lt, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { classifyView, MAX_SOURCES_PER_DAY, utcDay, visitorHashInput, type VisitBeacon } from '../../../shared/analytics';
+import { classifyView, MAX_SOURCES_PER_DAY, visitorHashInput, type VisitBeacon } from '../../../shared/analytics';
+import { dayKeyIn, DEFAULT_TIME_ZONE } from '../../../shared/dates';
 import { beforeDatabaseClose, db } from '../../db';
 import type { Database } from '../../db/client';
 import { analyticsDays, analyticsDevices, analyticsPages, analyticsSalts, analyticsSources, analyticsVisitors } from '../../db/schema';
 import { logger } from '../../logger';
+import { siteTimeZone } from '../site/time-zone';
 import { countedPagePath } from '../site-routes/service';
 import { capSources, sourceKeyOf, sourceOfKey, ViewBuffer, type DayCounts } from './buffer';
 import { daySalt, forgetSaltsBefore } from './salt';
@@ -46,7 +48,7 @@ function logDropped(views: number, reason: string) {
 
 /** Counts one view (in memory until the next flush). False when the buffer is full and the view was dropped. */
 export async function recordView(input: ViewInput, now: Date = new Date(), database: Database = db()): Promise<boolean> {
-  const view = classifyView(input.beacon, input.siteHosts, now);
+  const view = classifyView(input.beacon, input.siteHosts, now, await siteTimeZone());
   // Only the site's own pages are counted by name; any other path (a 404, an invented one) is "other".
   view.path = await countedPagePath(view.path);
   const salt = await daySalt(database, view.day);
@@ -92,7 +94,7 @@ async function flushOnce(now = new Date()): Promise<void> {
   if (buffer.isEmpty) return;
   const taken = buffer.take();
   try {
-    await writeCounts(db(), taken, now);
+    await writeCounts(db(), taken, now, await siteTimeZone());
   } catch (err) {
     logger.error({ err }, 'analytics: flush failed, the counts are kept for the next try');
     const dropped = buffer.restore(taken);
@@ -177,11 +179,12 @@ async function writeDay(tx: Tx, day: string, counts: DayCounts) {
 }
 
 /**
- * One transaction: every day's counts, then the salts and visitor hashes of days before yesterday are
- * deleted (yesterday's stay, for the beacons of a page opened just before midnight).
+ * One transaction: every day's counts, then the salts and visitor hashes of days before yesterday (in the
+ * site's zone, the zone the days are keyed in) are deleted (yesterday's stay, for the beacons of a page
+ * opened just before midnight).
  */
-export async function writeCounts(database: Database, days: Map<string, DayCounts>, now: Date = new Date()) {
-  const oldestKept = utcDay(new Date(now.getTime() - DAY_MS));
+export async function writeCounts(database: Database, days: Map<string, DayCounts>, now: Date = new Date(), timeZone: string = DEFAULT_TIME_ZONE) {
+  const oldestKept = dayKeyIn(new Date(now.getTime() - DAY_MS), timeZone);
   await database.transaction(async (tx) => {
     for (const day of [...days.keys()].sort()) await writeDay(tx, day, days.get(day)!);
     await tx.delete(analyticsVisitors).where(lt(analyticsVisitors.day, oldestKept));

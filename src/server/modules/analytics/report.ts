@@ -1,7 +1,8 @@
 /**
  * The admin overview's site numbers for a period and the one before it (decision 014): views, visits and
- * unique visitors per UTC day, top pages, sources, campaigns and devices, and the conversion rate
- * visitor → lead. Every number is aggregated in SQL over the per-day tables (their primary keys start
+ * unique visitors per day (of the site's time zone: the days the views were counted on, decision 032), top
+ * pages, sources, campaigns and devices, and the conversion rate visitor → lead (the team's own leads left
+ * out). Every number is aggregated in SQL over the per-day tables (their primary keys start
  * with `day`, so each query is one range scan); only the ≤ 90-day series and top-N lists reach JS.
  */
 import { and, asc, desc, gte, lt, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
@@ -9,6 +10,7 @@ import { db } from '../../db';
 import type { Database } from '../../db/client';
 import { analyticsDays, analyticsDevices, analyticsPages, analyticsSources, leadEvents } from '../../db/schema';
 import type { LeadPeriodRange } from '../../../shared/lead-events';
+import { notByTeam } from '../leads/team';
 import { flushAnalytics } from './ingest';
 import { chronologicalDays, conversionRate, DEVICE_CLASSES, periodDayKeys, type DeviceClass } from '../../../shared/overview';
 
@@ -158,7 +160,8 @@ async function deviceViews(keys: DayKeys, ex: Reader): Promise<AnalyticsReport['
 }
 
 /**
- * People who became leads in each period: distinct emails (case-insensitive) with any lead event.
+ * People who became leads in each period: distinct emails (case-insensitive) with any lead event, admins
+ * left out (leads/team.ts).
  * Book-a-call clicks by visitors carry no email and are not people we can count, so they are left out.
  * One group per email with a flag per period: one aggregation instead of two distinct counts.
  */
@@ -171,7 +174,7 @@ async function distinctLeads(range: LeadPeriodRange, ex: Reader): Promise<Analyt
       inPrevious: sql<boolean>`bool_or(${leadEvents.at} < ${range.start})`.as('in_previous'),
     })
     .from(leadEvents)
-    .where(and(gte(leadEvents.at, range.previousStart), lt(leadEvents.at, range.end), ne(leadEvents.email, '')))
+    .where(and(gte(leadEvents.at, range.previousStart), lt(leadEvents.at, range.end), ne(leadEvents.email, ''), notByTeam))
     .groupBy(email)
     .as('people');
   const [row] = await ex

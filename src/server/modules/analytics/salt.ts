@@ -1,8 +1,9 @@
 /**
- * The random salt of each UTC day (decision 014), shared by every server process through analytics_salts:
- * the first process to need a day's salt inserts one, the others read that one. Cached in memory, so a
- * beacon costs a database round trip only on the first view of a day. Salts older than yesterday are
- * deleted at flush time (ingest.ts), after which that day's hashes cannot be recomputed by anyone.
+ * The random salt of each day (decision 014; days of the site's time zone, decision 032), shared by every
+ * server process through analytics_salts: the first process to need a day's salt inserts one, the others
+ * read that one. Cached in memory, so a beacon costs a database round trip only on the first view of a day.
+ * Salts older than yesterday are deleted at flush time (ingest.ts), after which that day's hashes cannot be
+ * recomputed by anyone.
  */
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';

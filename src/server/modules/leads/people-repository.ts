@@ -10,6 +10,7 @@ import { activityLog, auditNotes, auditRequests, chatConversations, chatMessages
 import type { LeadKind } from '../../../shared/lead-events';
 import type { PeopleSort } from '../../../shared/lead-people';
 import { AUDIT_ENTITY } from '../audit/service';
+import { notByTeam } from './team';
 
 type Reader = Pick<Database, 'select' | '$with' | 'with'>;
 
@@ -65,7 +66,7 @@ function peoplePage(ex: Reader, filter: PeopleFilter, sort: PeopleSort, page?: {
         position: sql<number>`row_number() over (order by ${sql.join(ORDER[sort], sql`, `)})`.as('position'),
       })
       .from(leadEvents)
-      .where(and(ne(leadEvents.email, ''), filter.email ? sql`${personEmail} = ${filter.email}` : undefined))
+      .where(and(ne(leadEvents.email, ''), notByTeam, filter.email ? sql`${personEmail} = ${filter.email}` : undefined))
       .groupBy(personEmail)
       .having(
         and(

@@ -7,6 +7,7 @@ import { and, gte, lt, sql, type SQLWrapper } from 'drizzle-orm';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
 import { leadEvents } from '../../db/schema';
+import { notByTeam } from './team';
 
 export { insertLeadEvent, type Executor } from '../audit/repository';
 
@@ -23,21 +24,25 @@ export async function countByKind(range: { previousStart: Date; start: Date; end
       previous: sql<number>`count(*) filter (where ${leadEvents.at} < ${range.start})`,
     })
     .from(leadEvents)
-    .where(and(gte(leadEvents.at, range.previousStart), lt(leadEvents.at, range.end)))
+    .where(and(gte(leadEvents.at, range.previousStart), lt(leadEvents.at, range.end), notByTeam))
     .groupBy(leadEvents.kind);
   return rows.map((r) => ({ kind: r.kind, current: n(r.current), previous: n(r.previous) }));
 }
 
-/** The UTC day (YYYY-MM-DD) an event happened on, as SQL. */
-const utcDay = sql<string>`to_char(${leadEvents.at} at time zone 'UTC', 'YYYY-MM-DD')`;
+/** The calendar day (YYYY-MM-DD) an event happened on in `timeZone`, as SQL (PostgreSQL's AT TIME ZONE knows DST). */
+const dayIn = (timeZone: string) => sql<string>`to_char(${leadEvents.at} at time zone ${timeZone}, 'YYYY-MM-DD')`;
 
-/** Events per UTC day and kind in [start, end); days without events are not returned (the caller zero-fills). */
-export async function countByDay(range: { start: Date; end: Date }, ex: Reader = db()) {
+/**
+ * Events per day of `timeZone` and kind in [start, end); days without events are not returned (the caller
+ * zero-fills). Grouped by position: the zone is a bound parameter, and PostgreSQL does not match two
+ * placeholders as the same expression.
+ */
+export async function countByDay(range: { start: Date; end: Date }, timeZone: string, ex: Reader = db()) {
   const rows = await ex
-    .select({ day: utcDay, kind: leadEvents.kind, n: sql<number>`count(*)` })
+    .select({ day: dayIn(timeZone), kind: leadEvents.kind, n: sql<number>`count(*)` })
     .from(leadEvents)
-    .where(and(gte(leadEvents.at, range.start), lt(leadEvents.at, range.end)))
-    .groupBy(utcDay, leadEvents.kind);
+    .where(and(gte(leadEvents.at, range.start), lt(leadEvents.at, range.end), notByTeam))
+    .groupBy(sql`1`, sql`2`);
   return rows.map((r) => ({ day: String(r.day), kind: r.kind, n: n(r.n) }));
 }
 
@@ -58,7 +63,7 @@ export async function topSources(range: { start: Date; end: Date }, limit: numbe
   const rows = await ex
     .select({ utmSource: source, utmMedium: medium, utmCampaign: campaign, referrerHost: referrerHost, n: total })
     .from(leadEvents)
-    .where(and(gte(leadEvents.at, range.start), lt(leadEvents.at, range.end)))
+    .where(and(gte(leadEvents.at, range.start), lt(leadEvents.at, range.end), notByTeam))
     .groupBy(source, medium, campaign, referrerHost)
     .orderBy(sql`count(*) desc`, source, medium, campaign, referrerHost)
     .limit(limit);

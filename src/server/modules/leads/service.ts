@@ -4,6 +4,7 @@
  * book-a-call clicks browsers report and the sign-ups, and counts all of them for the admin overview.
  */
 import { logger } from '../../logger';
+import { DEFAULT_TIME_ZONE } from '../../../shared/dates';
 import { consumeRateLimit } from '../rate-limit/service';
 import { publicPageOrUndefined } from '../site-routes/service';
 import {
@@ -79,9 +80,10 @@ export interface LeadOverview {
   sources: Awaited<ReturnType<typeof repo.topSources>>;
 }
 
-export async function leadOverview(days: LeadPeriod, now: Date = new Date()): Promise<LeadOverview> {
-  const range = leadPeriodRange(days, now);
-  const [byKind, byDay, sources] = await Promise.all([repo.countByKind(range), repo.countByDay(range), repo.topSources(range, TOP_SOURCES)]);
+/** The overview's lead numbers for the `days` days up to today in `timeZone` (the site's, decision 032); the team's own events left out. */
+export async function leadOverview(days: LeadPeriod, now: Date = new Date(), timeZone: string = DEFAULT_TIME_ZONE): Promise<LeadOverview> {
+  const range = leadPeriodRange(days, now, timeZone);
+  const [byKind, byDay, sources] = await Promise.all([repo.countByKind(range), repo.countByDay(range, timeZone), repo.topSources(range, TOP_SOURCES)]);
   const current = zeroCounts();
   const previous = zeroCounts();
   for (const row of byKind) {

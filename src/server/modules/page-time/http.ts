@@ -2,9 +2,9 @@
  * POST /api/page-views: the page-time records a signed-in member's tab sends with navigator.sendBeacon
  * (src/features/page-time/tracker.ts). Same-origin and the site-wide body checks run in the middleware
  * (src/middleware.ts); here: the body is read up to PAGE_TIME_MAX_BYTES and no further, the member comes
- * from the session. Answers: 204 stored (or too short to store), 400 bad input, 401 signed out (a disabled
- * account included), 403 a record for someone else, 413 too large, 429 with Retry-After, 503 when the
- * database fails. Never cached, never a cookie.
+ * from the session. Answers: 204 stored (or too short to store, or an admin's: the team's browsing is not
+ * stored), 400 bad input, 401 signed out (a disabled account included), 403 a record for someone else, 413
+ * too large, 429 with Retry-After, 503 when the database fails. Never cached, never a cookie.
  */
 import { getSession } from '../../auth';
 import { readSession } from '../../guards/session';
@@ -28,6 +28,8 @@ export async function handlePageViewPost(request: Request, sessionOf: typeof get
   try {
     const session = await readSession(request.headers, sessionOf);
     if (!session) return jsonResponse(401, { code: 'UNAUTHORIZED', message: 'Sign in to record time on pages.' });
+    // The team's browsing is not a member's (decision 032): answered like a stored record, not stored.
+    if (session.user.role === 'admin') return new Response(null, { status: 204, headers: HEADERS });
     const result = await recordPageTime(value, session.user, now());
     switch (result.kind) {
       case 'invalid':

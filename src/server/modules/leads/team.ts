@@ -1,0 +1,16 @@
+/**
+ * The team is not a lead (decision 032). A lead event belongs to the team when it was made by, or names the
+ * email of, an account whose role is admin *now*: the owner's own sign-up, an admin trying the chat or the
+ * audit form. Decided when counting, not when recording, so promoting a member takes their earlier events
+ * out of every lead number and list, and demoting an admin brings theirs back. Admins are few: PostgreSQL
+ * answers both `not in` with a hashed set read once per query (users_role_idx).
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { leadEvents, users } from '../../db/schema';
+
+const adminIds = sql`select ${users.id} from ${users} where ${users.role} = 'admin'`;
+// better-auth stores users.email lower-cased; lead events keep what the person typed.
+const adminEmails = sql`select ${users.email} from ${users} where ${users.role} = 'admin'`;
+
+/** True for a lead event no admin made or is named in: add it to every query that counts or lists leads. */
+export const notByTeam: SQL = sql`((${leadEvents.userId} is null or ${leadEvents.userId} not in (${adminIds})) and lower(${leadEvents.email}) not in (${adminEmails}))`;
