@@ -182,7 +182,6 @@ export function ImageField({ label, value, onValue, error, hint, alt, onAlt, alt
           label={
             <>
               Alt text{altRequired ? <span className="text-red-700"> *</span> : <span className="font-normal text-slate-600"> (optional)</span>}
-              <span className="sr-only"> ({label})</span>
             </>
           }
           value={alt ?? ''}

@@ -111,7 +111,7 @@ export function ImageDialog({ initial, editing, file, onApply, onClose }: Props)
           Upload a picture
         </button>
         <button type="button" disabled={uploading} onClick={() => setLibraryOpen(true)} className={`${dialogButton} border border-slate-300 hover:bg-slate-50 disabled:opacity-60`}>
-          Choose from the library
+          Choose from the media library
         </button>
       </div>
       <input
