@@ -221,6 +221,7 @@ test('the article editor writes first: a tall text, its toolbar in reach while w
       await page.getByRole('button', { name: /^Choose from library/ }).click();
       await page.getByRole('dialog', { name: 'Choose from the media library' }).locator('button[data-media-choice]').first().click();
       await expect(page.getByLabel(/^Alt text/)).not.toHaveValue('');
+      await page.evaluate(() => window.scrollTo(0, 0)); // a full-page shot from the top: sticky bars in place
       await page.screenshot({ path: path.join(shotsDir, `service-editor-${width}.png`), fullPage: true });
     }
   }
