@@ -74,6 +74,16 @@ export function userListSearch(query: Partial<UserListQuery>): string {
 /** "Ada Lovelace", or the email for an account without a name. */
 export const displayNameOf = (user: { name: string; email: string }) => user.name.trim() || user.email;
 
+/**
+ * The author a new article starts with: the signed-in admin's name (never the email address, which would be
+ * published under the title), within the article's author-name limit; '' when the account has no name.
+ */
+export function authorNameOf(user: { name: string; firstName?: string; lastName?: string } | undefined): string {
+  if (!user) return '';
+  const name = user.name.trim() || `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim();
+  return name.replace(/\s+/g, ' ').slice(0, 120);
+}
+
 /** A website the admin can open: only http(s) addresses become links, anything else stays text. */
 export function safeWebsiteHref(website: string | null | undefined): string | undefined {
   if (!website) return undefined;

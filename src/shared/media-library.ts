@@ -160,6 +160,13 @@ export function inUseMessage(usage: readonly MediaUsage[]): string {
   return `This image cannot be deleted: it is used by ${list}. Replace it there first.`;
 }
 
+/** The refusal to empty the alt text of a picture pages show (decision 033). */
+export function altStillNeededMessage(usage: readonly MediaUsage[]): string {
+  const shown = usage.slice(0, 3).map(describeUsage);
+  const more = usage.length - shown.length;
+  return `This picture needs its alt text: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''} show${usage.length === 1 ? 's' : ''} it. Change the text instead of emptying it.`;
+}
+
 export interface MediaListQuery {
   q: string;
   page: number;

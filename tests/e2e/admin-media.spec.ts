@@ -103,6 +103,8 @@ test.describe('as the admin', () => {
     await expect(progress).toHaveCount(0);
     await expect(field.getByText('team-photo.jpg · 1600×1067')).toBeVisible();
     const jpegId = MEDIA_URL.exec(await url.inputValue())![1]!;
+    // A new picture has no description yet: it is asked for beside it, as on every picture (decision 033).
+    await field.getByLabel(/^Alt text/).fill('The team around a table');
 
     await page.getByRole('button', { name: /^Create service/ }).click();
     await expect(page).toHaveURL(/\/admin\/services\/media-check-/);
@@ -120,6 +122,9 @@ test.describe('as the admin', () => {
     expect(pngUrl).toMatch(MEDIA_URL);
     expect(tries).toBe(2);
     await expect(pictureField(page).getByText('logo.png · 1000×600')).toBeVisible();
+    // The new picture comes with its own (empty) description, not the old one's.
+    await expect(pictureField(page).getByLabel(/^Alt text/)).toHaveValue('');
+    await pictureField(page).getByLabel(/^Alt text/).fill('The agency logo');
     await page.getByRole('button', { name: /^Save/ }).click();
     await expect(page.getByText('All changes saved')).toBeVisible();
     await expectServedWithVariants(request, serviceId, MEDIA_URL.exec(pngUrl)![1]!, 1000);
@@ -282,6 +287,7 @@ test.describe('as the admin', () => {
     await gotoHydrated(editor, '/admin/services/new');
     await editor.getByLabel('Name', { exact: true }).fill(serviceName);
     await pictureField(editor).getByLabel('Picture URL').fill(used.url); // an address typed by hand works too
+    await pictureField(editor).getByLabel(/^Alt text/).fill(`A red square ${tag}`);
     await editor.getByRole('button', { name: /^Create service/ }).click();
     await expect(editor).toHaveURL(/\/admin\/services\/uses-it-/);
     const serviceId = new URL(editor.url()).pathname.split('/').pop()!;

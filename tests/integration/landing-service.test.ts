@@ -148,9 +148,9 @@ describe('loadLandingPage', () => {
     expect(fast.articles.items[0]!.createdAt).toEqual(new Date('2025-03-04T05:06:07.891Z'));
     expect(fast.site.siteName).toBe('Clinic Boost');
     // Only what the cards show is read: no long descriptions on the landing page's hot path.
-    expect(Object.keys(fast.services.items[0]!).sort()).toEqual(['benefits', 'id', 'name', 'picture', 'shortText']);
-    expect(Object.keys(fast.demos.items[0]!).sort()).toEqual(['id', 'name', 'profilePicture', 'shortText', 'suitableFor']);
-    expect(Object.keys(fast.packages.items[0]!).sort()).toEqual(['bestValue', 'features', 'id', 'includedServices', 'name', 'picture', 'shortText']);
+    expect(Object.keys(fast.services.items[0]!).sort()).toEqual(['benefits', 'id', 'name', 'picture', 'pictureAlt', 'shortText']);
+    expect(Object.keys(fast.demos.items[0]!).sort()).toEqual(['id', 'name', 'profilePicture', 'profilePictureAlt', 'shortText', 'suitableFor']);
+    expect(Object.keys(fast.packages.items[0]!).sort()).toEqual(['bestValue', 'features', 'id', 'includedServices', 'name', 'picture', 'pictureAlt', 'shortText']);
     // Run twice: the second run is the memo's.
     expect(await loadLandingPage()).toEqual(fast);
   });

@@ -262,7 +262,7 @@ describe('the library', () => {
   it('an image a page shows cannot be deleted: the refusal names every place; once replaced it can be, and that is recorded', async () => {
     const { item } = await uploadMedia(admin.userId, { bytes: await png(120, 90), originalName: 'hero.png' });
     const { item: other } = await uploadMedia(admin.userId, { bytes: await png(121, 90), originalName: 'other.png' });
-    const service = await createRecord(admin.userId, 'service', { name: 'Lead outreach', picture: item.url, shortText: 'x' });
+    const service = await createRecord(admin.userId, 'service', { name: 'Lead outreach', picture: item.url, pictureAlt: 'A hero', shortText: 'x' });
     await h.handle.db.insert(articles).values({ id: 'a1', slug: 'launch', title: 'Our launch', content: `<p>Hi</p><img src="/media/${item.id}-w800.webp" alt="">`, authorImage: item.url });
     await h.handle.db.insert(appConfig).values({ key: 'siteContent', value: { hero: { headline: 'Hi', image: item.url } } }).onConflictDoUpdate({ target: appConfig.key, set: { value: { hero: { headline: 'Hi', image: item.url } } } });
 
@@ -283,7 +283,7 @@ describe('the library', () => {
     expect(listed.items.find((i) => i.id === item.id)!.usage).toHaveLength(3);
     expect(listed.items.find((i) => i.id === other.id)!.usage).toEqual([]);
 
-    await createRecord(admin.userId, 'service', { name: 'Unrelated', picture: other.url });
+    await createRecord(admin.userId, 'service', { name: 'Unrelated', picture: other.url, pictureAlt: 'Another' });
     await h.handle.db.delete(articles);
     await h.handle.db.delete(appConfig).where(eq(appConfig.key, 'siteContent'));
     await expect(deleteMedia(admin.userId, item.id)).rejects.toMatchObject({ code: 'storage/in-use', message: expect.stringContaining('Service “Lead outreach” (picture)') });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell } from '../../src/shared/csv';
 import {
+  authorNameOf,
   displayNameOf,
   isFilteredUserList,
   maskIp,
@@ -96,5 +97,15 @@ describe('summaries', () => {
     });
     expect(row).toHaveLength(USER_CSV_HEADER.length);
     expect(row.map(csvCell)).toEqual(["'=1+1", 'a@example.com', 'admin', 'yes', 'no', '', '2025-03-14T09:30:00.000Z', '/pricing', '', '', 'u1']);
+  });
+});
+
+describe("a new article's author", () => {
+  it('is the signed-in admin by name, never by email address, within the author-name limit', () => {
+    expect(authorNameOf({ name: '  Ada   Lovelace ', firstName: 'Ada', lastName: 'Lovelace' })).toBe('Ada Lovelace');
+    expect(authorNameOf({ name: '', firstName: 'Ada', lastName: '' })).toBe('Ada');
+    expect(authorNameOf({ name: '' })).toBe('');
+    expect(authorNameOf(undefined)).toBe('');
+    expect(authorNameOf({ name: 'x'.repeat(300) })).toHaveLength(120);
   });
 });

@@ -71,6 +71,7 @@ describe('record schema', () => {
       id: 'svc',
       name: 'Reminders',
       picture: '',
+      pictureAlt: '',
       price: null,
       shortText: '',
       description: '',

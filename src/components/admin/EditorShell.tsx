@@ -4,7 +4,7 @@
  * site), the banners that must not be missed (someone else saved, offline, a draft from an earlier
  * visit), and the form itself.
  */
-import type { ReactNode, SubmitEvent } from 'react';
+import { useEffect, useRef, type ReactNode, type SubmitEvent } from 'react';
 import { Alert } from '../forms/field';
 import { useConfirm } from './ConfirmDialog';
 import type { DraftOffer, EditorStatus } from './editor-core';
@@ -54,6 +54,25 @@ export function EditorShell({ editor, viewHref, deleteNote, singleDocument = fal
   const [confirm, dialog] = useConfirm();
   const { status } = editor;
   const busy = status.kind === 'saving' || status.kind === 'retrying';
+  const formRef = useRef<HTMLFormElement>(null);
+  const barRef = useRef<HTMLDivElement>(null);
+
+  // Where the sticky bar ends on screen (it wraps on a phone): what sticks below it (a long text's
+  // toolbar) reads --editor-bar-bottom.
+  useEffect(() => {
+    const form = formRef.current;
+    const bar = barRef.current;
+    if (!form || !bar) return;
+    const measure = () => form.style.setProperty('--editor-bar-bottom', `${(Number.parseFloat(getComputedStyle(bar).top) || 0) + bar.offsetHeight}px`);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(bar);
+    window.addEventListener('resize', measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', measure);
+    };
+  }, []);
 
   const onSubmit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -61,8 +80,8 @@ export function EditorShell({ editor, viewHref, deleteNote, singleDocument = fal
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate data-editor className="space-y-4">
-      <div className="sticky top-[calc(6.25rem+2px)] z-20 -mx-4 flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-50/95 px-4 py-2 backdrop-blur lg:top-14 lg:-mx-8 lg:px-8">
+    <form ref={formRef} onSubmit={onSubmit} noValidate data-editor className="space-y-4">
+      <div ref={barRef} className="sticky top-[calc(6.25rem+2px)] z-20 -mx-4 flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-50/95 px-4 py-2 backdrop-blur lg:top-14 lg:-mx-8 lg:px-8">
         <p className="mr-auto text-sm text-slate-600" aria-live="polite" data-save-state>
           {stateText(editor)}
         </p>

@@ -2,17 +2,20 @@
  * An image of a record (a service's picture, an article's featured image…): upload one (button or drop a
  * file on the field) with a progress bar and retries for up to 10 minutes when the network or the server
  * fails, choose one from the media library, type an https:// address by hand, or remove it. The value is
- * the image's URL: `/media/{id}.webp` for the library's images. Fields the seed gives an alt text show it
- * here too (`alt`, `onAlt`).
+ * the image's URL: `/media/{id}.webp` for the library's images.
+ *
+ * Fields with an alt text (`alt`, `onAlt`) show it under the picture. It is the picture's one alt text
+ * (decision 033): choosing a library picture brings its text, and saving the record stores the text on
+ * the picture, for every page that shows it.
  */
-import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import { useId, useRef, useState, type DragEvent } from 'react';
 import { MEDIA_ACCEPT, MEDIA_FORMATS_TEXT, MEDIA_UPLOAD_MAX_BYTES, formatBytes, mediaIdOfValue, type MediaItem } from '../../shared/media-library';
 import { mediaVariantUrl } from '../../shared/media-variants';
 import { inputClass } from '../forms/field';
 import { TextInput } from './fields';
-import { ProgressBar } from './ProgressBar';
 import { MediaLibraryDialog } from './MediaLibraryDialog';
-import { uploadImage } from './media-client';
+import { UploadProgress } from './UploadProgress';
+import { imageFileOf, useImageUpload } from './use-image-upload';
 
 interface Props {
   label: string;
@@ -20,17 +23,13 @@ interface Props {
   onValue(v: string): void;
   error?: string | undefined;
   hint?: string;
-  /** The image's alt text, for fields that have one (the article's featured image). */
+  /** The picture's alt text, for fields that have one (every picture but an author's). */
   alt?: string | undefined;
   onAlt?(v: string): void;
   altError?: string | undefined;
+  /** Marks the alt text required (it is, whenever there is a picture). */
   altRequired?: boolean;
 }
-
-type Upload =
-  | { kind: 'idle' }
-  | { kind: 'uploading'; name: string; percent: number; attempt?: number | undefined }
-  | { kind: 'failed'; name: string; message: string };
 
 /** A library image's preview is its 400 px variant: no need to download the 1600 px original. */
 function previewSrc(value: string): string {
@@ -43,61 +42,28 @@ const button = 'inline-flex h-10 items-center gap-1.5 rounded-lg border px-3 tex
 export function ImageField({ label, value, onValue, error, hint, alt, onAlt, altError, altRequired }: Props) {
   const id = useId();
   const fileInput = useRef<HTMLInputElement>(null);
-  const [upload, setUpload] = useState<Upload>({ kind: 'idle' });
-  const [announce, setAnnounce] = useState('');
   const [chosen, setChosen] = useState<MediaItem>();
   const [libraryOpen, setLibraryOpen] = useState(false);
   const [dragging, setDragging] = useState(false);
   const [broken, setBroken] = useState<string>();
-  const cancel = useRef<AbortController>(undefined);
-  useEffect(() => () => cancel.current?.abort(), []);
+  const upload = useImageUpload((item) => use(item));
 
-  const uploading = upload.kind === 'uploading';
+  const uploading = upload.state.kind === 'uploading';
   // Says which file failed, and that a failed replacement leaves the current image in place.
-  const failure = upload.kind === 'failed' ? `${upload.name} was not uploaded. ${upload.message}${value ? ' The current image is kept.' : ''}` : undefined;
+  const failure = upload.state.kind === 'failed' ? `${upload.state.name} was not uploaded. ${upload.state.message}${value ? ' The current image is kept.' : ''}` : undefined;
   const shownError = failure ?? error;
   const info = chosen && chosen.url === value ? chosen : undefined;
 
   function use(item: MediaItem) {
     setChosen(item);
     onValue(item.url);
-    // A library image brings its alt text along when the field has none yet.
-    if (onAlt && !alt?.trim() && item.alt) onAlt(item.alt);
-  }
-
-  async function send(file: File) {
-    cancel.current?.abort();
-    const controller = new AbortController();
-    cancel.current = controller;
-    setUpload({ kind: 'uploading', name: file.name, percent: 0 });
-    setAnnounce(`Uploading ${file.name}.`);
-    const outcome = await uploadImage(file, {
-      alt: onAlt ? alt : undefined,
-      signal: controller.signal,
-      onProgress: (f) => setUpload((u) => (u.kind === 'uploading' ? { ...u, percent: Math.round(f * 100) } : u)),
-      onRetry: (attempt) => {
-        setUpload((u) => (u.kind === 'uploading' ? { ...u, attempt: attempt + 1 } : u));
-        if (attempt === 1) setAnnounce('Retrying upload…');
-      },
-    });
-    if (cancel.current !== controller) return;
-    cancel.current = undefined;
-    if (outcome.ok) {
-      use(outcome.data);
-      setUpload({ kind: 'idle' });
-      setAnnounce(`Uploaded ${file.name}.`);
-    } else if (outcome.cancelled) {
-      setUpload({ kind: 'idle' });
-      setAnnounce('Upload cancelled.');
-    } else {
-      setUpload({ kind: 'failed', name: file.name, message: outcome.message });
-      setAnnounce(`Upload failed: ${outcome.message}`);
-    }
+    // The picture's own text comes with it; a text typed before there was any picture is kept for it.
+    if (onAlt) onAlt(item.alt || (value ? '' : (alt ?? '')));
   }
 
   function onFiles(files: FileList | null | undefined) {
-    const file = files?.[0];
-    if (file) void send(file);
+    const file = imageFileOf(files);
+    if (file) void upload.send(file);
   }
 
   const dragHandlers = {
@@ -144,7 +110,7 @@ export function ImageField({ label, value, onValue, error, hint, alt, onAlt, alt
             id={`${id}-url`}
             value={value}
             onChange={(e) => {
-              if (upload.kind === 'failed') setUpload({ kind: 'idle' });
+              upload.reset();
               onValue(e.target.value.trim());
             }}
             aria-invalid={shownError ? true : undefined}
@@ -175,8 +141,9 @@ export function ImageField({ label, value, onValue, error, hint, alt, onAlt, alt
                 type="button"
                 onClick={() => {
                   onValue('');
-                  setUpload({ kind: 'idle' });
-                  setAnnounce(`${label} removed.`);
+                  onAlt?.('');
+                  upload.reset();
+                  upload.setAnnounce(`${label} removed.`);
                 }}
                 className={`${button} border-transparent text-red-700 hover:bg-red-50`}
               >
@@ -195,25 +162,7 @@ export function ImageField({ label, value, onValue, error, hint, alt, onAlt, alt
               e.currentTarget.value = ''; // choosing the same file again still uploads it
             }}
           />
-          {upload.kind === 'uploading' && (
-            <div className="rounded-lg border border-slate-200 bg-white p-3" data-upload-progress>
-              <div className="mb-2 flex items-center justify-between gap-2 text-sm">
-                <span className="min-w-0 truncate text-slate-800">{upload.attempt ? 'Retrying upload…' : `Uploading ${upload.name}…`}</span>
-                <span className="flex-none text-slate-600" aria-hidden="true">
-                  {upload.percent}%
-                </span>
-              </div>
-              <ProgressBar value={upload.percent} label={`Uploading ${upload.name}`} />
-              {upload.attempt && (
-                <p className="mt-2 text-xs text-slate-600">
-                  The connection or the server failed, so {upload.name} is being sent again (attempt {upload.attempt}). Uploads keep trying for up to 10 minutes; you can keep editing.
-                </p>
-              )}
-              <button type="button" onClick={() => cancel.current?.abort()} className="mt-2 text-sm font-semibold text-slate-700 underline hover:text-ink">
-                Cancel upload
-              </button>
-            </div>
-          )}
+          {upload.state.kind === 'uploading' && <UploadProgress state={upload.state} onCancel={upload.cancel} />}
         </div>
       </div>
       {shownError ? (
@@ -225,9 +174,9 @@ export function ImageField({ label, value, onValue, error, hint, alt, onAlt, alt
         {value && broken === value ? 'This address does not show an image. Check it, or upload the picture instead.' : hintText}
       </p>
       <p role="status" className="sr-only">
-        {announce}
+        {upload.announce}
       </p>
-      {onAlt && (
+      {onAlt && value && (
         <TextInput
           className="mt-3"
           label={
@@ -240,7 +189,11 @@ export function ImageField({ label, value, onValue, error, hint, alt, onAlt, alt
           error={altError}
           required={altRequired}
           maxLength={600}
-          hint="Describe the picture for people who cannot see it (screen readers, search engines)."
+          hint={
+            mediaIdOfValue(value)
+              ? 'What the picture shows, for people who cannot see it. It is the picture’s own text: saving changes it on every page that shows this picture.'
+              : 'What the picture shows, for people who cannot see it (screen readers, search engines).'
+          }
         />
       )}
       {libraryOpen && (
@@ -248,9 +201,9 @@ export function ImageField({ label, value, onValue, error, hint, alt, onAlt, alt
           currentUrl={value}
           onChoose={(item) => {
             setLibraryOpen(false);
-            if (upload.kind === 'failed') setUpload({ kind: 'idle' });
+            upload.reset();
             use(item);
-            setAnnounce(`Chose ${item.alt || item.originalName || 'an image'} from the library.`);
+            upload.setAnnounce(`Chose ${item.alt || item.originalName || 'an image'} from the library.`);
           }}
           onClose={() => setLibraryOpen(false)}
         />

@@ -7,8 +7,14 @@
  * The value is an HTML string. Loading a text does not change it: only an edit does, and an edit undone
  * back to the loaded text gives the loaded string again, so opening a record never marks it unsaved.
  * TipTap is imported only here: only admin islands reach it.
+ *
+ * A picture file dropped or pasted into the text is uploaded to the media library (the picture dialog's
+ * upload: the library's checks, progress and retries) and inserted where it was dropped, once its alt
+ * text is given. The `document` size (an article's body) is the page's main thing: tall, growing with the
+ * text, its tabs and toolbar staying in view below the editor's bar while a long text scrolls.
  */
 import { EditorContent, useEditor, type Editor } from '@tiptap/react';
+import type { EditorView } from '@tiptap/pm/view';
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { inputClass } from '../forms/field';
 import { editorExtensions, type ShortcutHandlers } from './rich-text/extensions';
@@ -17,6 +23,7 @@ import { LinkDialog, type LinkChoice } from './rich-text/LinkDialog';
 import { formattingLostIn } from './rich-text/lost-formatting';
 import { Preview } from './rich-text/Preview';
 import { Toolbar } from './rich-text/Toolbar';
+import { imageFileOf } from './use-image-upload';
 import './rich-text/rich-text.css';
 
 interface Props {
@@ -27,6 +34,8 @@ interface Props {
   error?: string | undefined;
   hint?: string | undefined;
   className?: string | undefined;
+  /** 'document': the writing area of a page (tall, grows with the text, sticky toolbar). */
+  size?: 'field' | 'document';
 }
 
 type Tab = 'write' | 'html' | 'preview';
@@ -36,7 +45,18 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'preview', label: 'Preview' },
 ];
 
-type Dialog = { kind: 'link'; href: string; newTab: boolean; askText: boolean; existing: boolean } | { kind: 'image'; src: string; alt: string; editing: boolean };
+type Dialog =
+  | { kind: 'link'; href: string; newTab: boolean; askText: boolean; existing: boolean }
+  | { kind: 'image'; src: string; alt: string; editing: boolean; file?: File | undefined };
+
+/**
+ * A picture file among what is pasted: a copied picture, a screenshot. A paste that also carries plain text
+ * (a word processor puts a picture of the selection beside the text) is a text paste.
+ */
+function pastedPicture(data: DataTransfer | null): File | undefined {
+  if (!data?.files.length || data.getData('text/plain').trim()) return undefined;
+  return imageFileOf(data.files);
+}
 
 /**
  * The editor's HTML: '' for an empty document (TipTap says "<p></p>"), and without the empty paragraph
@@ -44,7 +64,8 @@ type Dialog = { kind: 'link'; href: string; newTab: boolean; askText: boolean; e
  */
 const htmlOf = (editor: Editor) => (editor.isEmpty ? '' : editor.getHTML().replace(/(?:<p><\/p>)+$/, ''));
 
-export function RichTextField({ label, value, onValue, error, hint, className }: Props) {
+export function RichTextField({ label, value, onValue, error, hint, className, size = 'field' }: Props) {
+  const isDocument = size === 'document';
   const id = useId();
   const ids = { label: `${id}-label`, editor: `${id}-editor`, hint: `${id}-hint`, error: `${id}-error`, tab: (t: Tab) => `${id}-tab-${t}`, panel: (t: Tab) => `${id}-panel-${t}` };
   const describedBy = [hint && !error && ids.hint, error && ids.error].filter(Boolean).join(' ') || undefined;
@@ -64,6 +85,8 @@ export function RichTextField({ label, value, onValue, error, hint, className }:
   const toolbarRef = useRef<HTMLDivElement>(null);
   const handlers = useRef<ShortcutHandlers>({ link: () => false, toolbar: () => false });
   const extensions = useMemo(() => editorExtensions(handlers), []);
+  /** A picture file dropped (at a position in the text) or pasted: set once the editor exists. */
+  const pictureFile = useRef<(file: File, at?: number) => void>(() => undefined);
 
   const attributes = useMemo(
     () => ({
@@ -73,11 +96,32 @@ export function RichTextField({ label, value, onValue, error, hint, className }:
       'aria-labelledby': ids.label,
       ...(describedBy ? { 'aria-describedby': describedBy } : {}),
       ...(error ? { 'aria-invalid': 'true' } : {}),
-      class: 'prose-content min-h-48 px-4 py-3 text-base focus:outline-none sm:text-sm sm:leading-6',
+      class: isDocument
+        ? 'prose-content min-h-[60vh] px-4 py-5 text-lg leading-8 focus:outline-none sm:px-8 sm:py-8'
+        : 'prose-content min-h-48 px-4 py-3 text-base focus:outline-none sm:text-sm sm:leading-6',
     }),
-    [ids.editor, ids.label, describedBy, error],
+    [ids.editor, ids.label, describedBy, error, isDocument],
   );
-  const editorProps = useMemo(() => ({ attributes }), [attributes]);
+  const editorProps = useMemo(
+    () => ({
+      attributes,
+      handlePaste: (_view: EditorView, event: ClipboardEvent) => {
+        const file = pastedPicture(event.clipboardData);
+        if (!file) return false;
+        event.preventDefault();
+        pictureFile.current(file);
+        return true;
+      },
+      handleDrop: (view: EditorView, event: DragEvent, _slice: unknown, moved: boolean) => {
+        const file = moved ? undefined : imageFileOf(event.dataTransfer?.files);
+        if (!file) return false;
+        event.preventDefault();
+        pictureFile.current(file, view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos);
+        return true;
+      },
+    }),
+    [attributes],
+  );
 
   const editor = useEditor({
     extensions,
@@ -133,6 +177,15 @@ export function RichTextField({ label, value, onValue, error, hint, className }:
   }, [editor]);
 
   useEffect(() => {
+    pictureFile.current = (file, at) => {
+      if (!editor) return;
+      // The picture goes where it was dropped (or at the caret for a paste) once its alt text is given.
+      if (at !== undefined) editor.commands.setTextSelection(at);
+      setDialog({ kind: 'image', src: '', alt: '', editing: false, file });
+    };
+  }, [editor]);
+
+  useEffect(() => {
     handlers.current = {
       link: openLinkDialog,
       toolbar: () => {
@@ -185,8 +238,10 @@ export function RichTextField({ label, value, onValue, error, hint, className }:
         {label}
       </div>
       <div
-        className={`overflow-hidden rounded-lg border bg-white shadow-sm focus-within:border-brand-600 focus-within:outline-2 focus-within:outline-brand-600 ${error ? 'border-red-600' : 'border-slate-300'}`}
+        className={`overflow-clip rounded-lg border bg-white shadow-sm focus-within:border-brand-600 focus-within:outline-2 focus-within:outline-brand-600 ${error ? 'border-red-600' : 'border-slate-300'}`}
       >
+        {/* In a document the tabs and the toolbar stay below the editor's bar while the text scrolls. */}
+        <div className={isDocument ? 'sticky z-10 rounded-t-lg bg-white top-[var(--editor-bar-bottom,0px)]' : undefined} data-rich-text-head>
         <div role="tablist" aria-labelledby={ids.label} onKeyDown={onTabKey} className="flex border-b border-slate-200 bg-white px-1">
           {TABS.map((t) => (
             <button
@@ -204,6 +259,10 @@ export function RichTextField({ label, value, onValue, error, hint, className }:
             </button>
           ))}
         </div>
+        {editor && tab === 'write' && (
+          <Toolbar editor={editor} controls={ids.editor} label={label} onLink={() => void openLinkDialog()} onImage={openImageDialog} toolbarRef={toolbarRef} />
+        )}
+        </div>
 
         <div role="tabpanel" id={ids.panel('write')} aria-labelledby={ids.tab('write')} hidden={tab !== 'write'}>
           {lost.length > 0 && (
@@ -213,11 +272,8 @@ export function RichTextField({ label, value, onValue, error, hint, className }:
             </p>
           )}
           {editor ? (
-            <>
-              <Toolbar editor={editor} controls={ids.editor} label={label} onLink={() => void openLinkDialog()} onImage={openImageDialog} toolbarRef={toolbarRef} />
-              {/* A long text scrolls inside the field, so the toolbar stays in view. */}
-              <EditorContent editor={editor} className="max-h-[65vh] overflow-y-auto" />
-            </>
+            // A long text scrolls inside a small field, so its toolbar stays in view; a document grows.
+            <EditorContent editor={editor} className={isDocument ? undefined : 'max-h-[65vh] overflow-y-auto'} />
           ) : (
             <p className="min-h-48 px-4 py-3 text-sm text-slate-600">Loading the editor…</p>
           )}
@@ -231,7 +287,7 @@ export function RichTextField({ label, value, onValue, error, hint, className }:
             value={value}
             onChange={(e) => onValue(e.target.value)}
             spellCheck={false}
-            rows={14}
+            rows={isDocument ? 30 : 14}
             className={`${inputClass} h-auto min-h-48 rounded-none border-0 py-3 font-mono text-sm leading-6 shadow-none focus:outline-none`}
           />
         </div>
@@ -254,7 +310,7 @@ export function RichTextField({ label, value, onValue, error, hint, className }:
       {dialog?.kind === 'link' && (
         <LinkDialog initial={dialog} askText={dialog.askText} onApply={applyLink} onRemove={dialog.existing ? removeLink : undefined} onClose={closeDialog} />
       )}
-      {dialog?.kind === 'image' && <ImageDialog initial={dialog} editing={dialog.editing} onApply={applyImage} onClose={closeDialog} />}
+      {dialog?.kind === 'image' && <ImageDialog initial={dialog} editing={dialog.editing} file={dialog.file} onApply={applyImage} onClose={closeDialog} />}
     </div>
   );
 }

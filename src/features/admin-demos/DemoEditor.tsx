@@ -15,6 +15,7 @@ import { LIMITS } from '../../shared/schemas/fields';
 export interface DemoEditorValues extends Record<string, unknown> {
   name: string;
   profilePicture: string;
+  profilePictureAlt: string;
   shortText: string;
   description: string;
   suitableFor: string[];
@@ -75,7 +76,16 @@ export default function DemoEditor({ id, version, fields: initial }: Props) {
         </div>
         <div className="space-y-4">
           <Section title="Profile picture" description="Shown on the demo's card and at the top of its page.">
-            <ImageField label="Profile picture URL" value={fields.profilePicture} onValue={(v) => setField('profilePicture', v)} error={errors.profilePicture} />
+            <ImageField
+              label="Profile picture URL"
+              value={fields.profilePicture}
+              onValue={(v) => setField('profilePicture', v)}
+              error={errors.profilePicture}
+              alt={fields.profilePictureAlt}
+              onAlt={(v) => setField('profilePictureAlt', v)}
+              altError={errors.profilePictureAlt}
+              altRequired
+            />
           </Section>
           {editor.id !== undefined && (
             <Section title="Address" description="Changing the URL name moves the page; the old address keeps working (it redirects).">

@@ -3,6 +3,9 @@
  * plus what needs script: uploading (button or drop, several files in turn, each with its progress and
  * retries), alt text editing, copying an image's address, and deleting an image no page uses (after a
  * confirmation; an image in use says where, and the server refuses it anyway).
+ *
+ * An image's alt text is its one description, used by every page that shows it (decision 033): a new
+ * upload asks for it (its card is marked and, once the uploads are done, its alt field has the focus).
  */
 import { useId, useRef, useState, type DragEvent, type ReactNode, type SubmitEvent } from 'react';
 import { useConfirm } from '../../components/admin/ConfirmDialog';
@@ -49,6 +52,9 @@ export default function MediaLibrary({ items: initialItems, q, page, usedBytes: 
   const [confirm, dialog] = useConfirm();
   const fileInput = useRef<HTMLInputElement>(null);
   const running = useRef(Promise.resolve());
+  const waiting = useRef(0);
+  /** Images uploaded on this visit: their cards ask for the alt text. */
+  const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
   const showsNewest = !q && page === 1;
 
   const update = (key: number, change: Partial<QueuedUpload>) => setQueue((all) => all.map((u) => (u.key === key ? { ...u, ...change } : u)));
@@ -57,8 +63,9 @@ export default function MediaLibrary({ items: initialItems, q, page, usedBytes: 
     for (const file of [...(files ?? [])]) {
       const key = nextKey++;
       setQueue((all) => [...all, { key, name: file.name, percent: 0, state: 'waiting' }]);
+      waiting.current++;
       // One at a time: each gets the whole connection, and the order on screen is the order chosen.
-      running.current = running.current.then(() => send(key, file));
+      running.current = running.current.then(() => send(key, file)).finally(() => waiting.current--);
     }
   }
 
@@ -73,7 +80,12 @@ export default function MediaLibrary({ items: initialItems, q, page, usedBytes: 
     const item = outcome.data;
     if (item.created) setUsed((u) => u + item.size);
     if (showsNewest) setItems((all) => [{ ...item, usage: [] }, ...all.filter((i) => i.id !== item.id)]);
-    toast('success', item.created ? `Uploaded “${file.name}”.` : `“${file.name}” is already in the library: nothing new was stored.`);
+    toast('success', item.created ? `Uploaded “${file.name}”.${item.alt ? '' : ' Add its alt text.'}` : `“${file.name}” is already in the library: nothing new was stored.`);
+    if (!item.alt && showsNewest) {
+      setFresh((ids) => new Set([...ids, item.id]));
+      // The last of the uploads: its description is next (earlier ones are marked, without taking the focus).
+      if (waiting.current <= 1) requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-media-item="${item.id}"] textarea`)?.focus());
+    }
   }
 
   async function remove(item: MediaItemWithUsage) {
@@ -207,7 +219,7 @@ export default function MediaLibrary({ items: initialItems, q, page, usedBytes: 
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3 2xl:grid-cols-4" aria-label="Images">
           {items.map((item) => (
-            <MediaCard key={item.id} item={item} onAlt={(alt) => setItems((all) => all.map((i) => (i.id === item.id ? { ...i, alt } : i)))} onDelete={() => void remove(item)} timeZone={timeZone} />
+            <MediaCard key={item.id} item={item} fresh={fresh.has(item.id)} onAlt={(alt) => setItems((all) => all.map((i) => (i.id === item.id ? { ...i, alt } : i)))} onDelete={() => void remove(item)} timeZone={timeZone} />
           ))}
         </ul>
       )}
@@ -216,7 +228,7 @@ export default function MediaLibrary({ items: initialItems, q, page, usedBytes: 
   );
 }
 
-function MediaCard({ item, onAlt, onDelete, timeZone }: { item: MediaItemWithUsage; onAlt(alt: string): void; onDelete(): void; timeZone: string }) {
+function MediaCard({ item, fresh, onAlt, onDelete, timeZone }: { item: MediaItemWithUsage; fresh: boolean; onAlt(alt: string): void; onDelete(): void; timeZone: string }) {
   const headingId = useId();
   const [alt, setAlt] = useState(item.alt);
   const [saving, setSaving] = useState(false);
@@ -264,8 +276,14 @@ function MediaCard({ item, onAlt, onDelete, timeZone }: { item: MediaItemWithUsa
           </p>
         </div>
         <form onSubmit={(e) => void saveAlt(e)} className="space-y-2">
+          {!item.alt && (
+            <p className={`rounded-lg px-3 py-2 text-xs ${fresh ? 'bg-amber-100 font-medium text-amber-950' : 'bg-amber-50 text-amber-900'}`} data-needs-alt>
+              {fresh ? 'Uploaded: now describe it for people who cannot see it.' : 'No alt text yet: it is asked for when a page uses it.'}
+            </p>
+          )}
           <TextArea
             label="Alt text"
+            hint="Its one description: every page that shows it uses it."
             rows={2}
             value={alt}
             onValue={(v) => {

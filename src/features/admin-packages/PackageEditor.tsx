@@ -28,6 +28,7 @@ export interface PackageEditorValues extends Record<string, unknown> {
   name: string;
   description: string;
   picture: string;
+  pictureAlt: string;
   shortText: string;
   priceSetup: number | null | string;
   priceMonthly: number | null | string;
@@ -184,7 +185,16 @@ export default function PackageEditor({ id, version, fields: initial, services, 
             </div>
           </Section>
           <Section title="Picture">
-            <ImageField label="Picture URL" value={fields.picture} onValue={(v) => setField('picture', v)} error={errors.picture} />
+            <ImageField
+              label="Picture URL"
+              value={fields.picture}
+              onValue={(v) => setField('picture', v)}
+              error={errors.picture}
+              alt={fields.pictureAlt}
+              onAlt={(v) => setField('pictureAlt', v)}
+              altError={errors.pictureAlt}
+              altRequired
+            />
           </Section>
           {editor.id !== undefined && (
             <Section title="Address" description="Changing the URL name moves the page; the old address keeps working (it redirects).">

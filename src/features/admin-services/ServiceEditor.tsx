@@ -15,6 +15,7 @@ import { SERVICE_BENEFITS_SHOWN, SERVICE_TEXT_CUT } from '../../shared/constants
 export interface ServiceEditorValues extends Record<string, unknown> {
   name: string;
   picture: string;
+  pictureAlt: string;
   price: number | null | string;
   shortText: string;
   description: string;
@@ -79,7 +80,16 @@ export default function ServiceEditor({ id, version, fields: initial, currency }
             <NumberInput label={`Price (${currency})`} value={fields.price} onValue={(v) => setField('price', v)} error={errors.price} hint="Leave empty for no price." />
           </Section>
           <Section title="Picture">
-            <ImageField label="Picture URL" value={fields.picture} onValue={(v) => setField('picture', v)} error={errors.picture} />
+            <ImageField
+              label="Picture URL"
+              value={fields.picture}
+              onValue={(v) => setField('picture', v)}
+              error={errors.picture}
+              alt={fields.pictureAlt}
+              onAlt={(v) => setField('pictureAlt', v)}
+              altError={errors.pictureAlt}
+              altRequired
+            />
           </Section>
           {editor.id !== undefined && (
             <Section title="Address" description="Changing the URL name moves the page; the old address keeps working (it redirects).">

@@ -51,6 +51,8 @@ export const services = pgTable(
     id: text("id").primaryKey(),
     name: text("name").notNull(),
     picture: text("picture").notNull().default(""),
+    /** Alt text of a picture at an outside address; a library picture's is its media row's (decision 033). */
+    pictureAlt: text("picture_alt").notNull().default(""),
     price: money("price"),
     shortText: text("short_text").notNull().default(""),
     /** Optional long description (sanitized HTML) shown on the detail page. */
@@ -66,6 +68,8 @@ export const demos = pgTable("demos", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   profilePicture: text("profile_picture").notNull().default(""),
+  /** Alt text of a picture at an outside address; a library picture's is its media row's (decision 033). */
+  profilePictureAlt: text("profile_picture_alt").notNull().default(""),
   shortText: text("short_text").notNull().default(""),
   /** Optional long description (sanitized HTML) shown on the detail page. */
   description: text("description").notNull().default(""),
@@ -82,6 +86,8 @@ export const packages = pgTable(
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     picture: text("picture").notNull().default(""),
+    /** Alt text of a picture at an outside address; a library picture's is its media row's (decision 033). */
+    pictureAlt: text("picture_alt").notNull().default(""),
     shortText: text("short_text").notNull().default(""),
     priceSetup: money("price_setup"),
     priceMonthly: money("price_monthly"),
@@ -132,6 +138,7 @@ export const articles = pgTable(
     excerpt: text("excerpt").notNull().default(""),
     content: text("content").notNull().default(""),
     featuredImage: text("featured_image").notNull().default(""),
+    /** Alt text of a featured image at an outside address; a library picture's is its media row's (decision 033). */
     featuredImageAlt: text("featured_image_alt").notNull().default(""),
     authorName: text("author_name").notNull().default(""),
     authorImage: text("author_image").notNull().default(""),

@@ -99,7 +99,7 @@ export async function buildDemoBundle(now: Date = new Date()): Promise<ContentBu
         excerpt: a.excerpt,
         content: a.content,
         featuredImage: await images.card(motif, DEMO_SERVICES.length + DEMO_PACKAGES.length + DEMO_BUILDS.length + i, a.featuredImageAlt),
-        featuredImageAlt: a.featuredImageAlt,
+        // Its alt text is the picture's own, on the media entry (decision 033).
         authorName: author.name,
         authorImage: await images.avatar(author),
         tags: a.tags,

@@ -5,9 +5,13 @@
 import { z } from '../zod';
 import { imageUrl, LIMITS, price, recordId, requiredText, TAG_MAX_LENGTH, TAG_PATTERN, text, textList, URL_SLUG_PATTERN } from './fields';
 
+/** An alt text: what a picture shows, for people who cannot see it (the media library's limit). */
+const altText = text(300).default('');
+
 export const serviceFields = {
   name: requiredText(LIMITS.name),
   picture: imageUrl.default(''),
+  pictureAlt: altText,
   price,
   shortText: text(LIMITS.shortText).default(''),
   /** Sanitized HTML, shown on the service's detail page. */
@@ -18,6 +22,7 @@ export const serviceFields = {
 export const demoFields = {
   name: requiredText(LIMITS.name),
   profilePicture: imageUrl.default(''),
+  profilePictureAlt: altText,
   shortText: text(LIMITS.shortText).default(''),
   description: text(LIMITS.html).default(''),
   suitableFor: textList(30, 120).default([]),
@@ -29,6 +34,7 @@ export const packageFields = {
   name: requiredText(LIMITS.name),
   description: text(LIMITS.html).default(''),
   picture: imageUrl.default(''),
+  pictureAlt: altText,
   shortText: text(LIMITS.shortText).default(''),
   priceSetup: price,
   priceMonthly: price,
@@ -44,7 +50,7 @@ export const articleFields = {
   excerpt: text(1000).default(''),
   content: text(LIMITS.articleHtml).default(''),
   featuredImage: imageUrl.default(''),
-  featuredImageAlt: text(300).default(''),
+  featuredImageAlt: altText,
   authorName: text(120).default(''),
   authorImage: imageUrl.default(''),
   tags: textList(20, 50).default([]),
@@ -61,13 +67,49 @@ export const ARTICLE_SLUG_MAX = 120;
 export const ARTICLE_TAGS_MAX = 20;
 export const SLUG_MESSAGE = 'Use only letters, digits, - and _, starting with a letter or digit (it is the page’s address)';
 export const TAG_MESSAGE = 'Start with a letter or digit; use letters, digits, spaces and & + # . ’ _ - only';
-export const ALT_REQUIRED_MESSAGE = 'Describe the picture for people who cannot see it: required with a featured image';
+export const ALT_REQUIRED_MESSAGE = 'Describe the picture for people who cannot see it: required with a picture';
+
+/**
+ * Each type's picture fields and the field holding their alt text (decision 033: one alt text per picture,
+ * kept on its media item; the record's own field only for a picture at an outside address). An article's
+ * author picture is decorative (the name is beside it) and has none.
+ */
+export const PICTURE_ALT_FIELDS = {
+  service: [{ picture: 'picture', alt: 'pictureAlt' }],
+  demo: [{ picture: 'profilePicture', alt: 'profilePictureAlt' }],
+  package: [{ picture: 'picture', alt: 'pictureAlt' }],
+  article: [{ picture: 'featuredImage', alt: 'featuredImageAlt' }],
+  faq: [],
+} as const satisfies Record<string, readonly { picture: string; alt: string }[]>;
+
+type PictureAltField = { readonly picture: string; readonly alt: string };
+
+/** The editors' rule wherever a picture is chosen: a picture needs its alt text. */
+function requireAltWithPicture(values: Record<string, unknown>, pairs: readonly PictureAltField[], ctx: z.RefinementCtx) {
+  for (const { picture, alt } of pairs) {
+    const src = values[picture];
+    const text = values[alt];
+    if (typeof src === 'string' && src.trim() !== '' && (typeof text !== 'string' || text.trim() === '')) {
+      ctx.addIssue({ code: 'custom', path: [alt], message: ALT_REQUIRED_MESSAGE });
+    }
+  }
+}
+
+/** A type's editor schema: its fields, exactly, and the alt-text rule (checked even when a field failed). */
+function editorSchema<S extends z.ZodRawShape>(shape: S, pairs: readonly PictureAltField[]) {
+  return z.strictObject(shape).superRefine(
+    (values, ctx) => {
+      if (typeof values === 'object' && values !== null) requireAltWithPicture(values as Record<string, unknown>, pairs, ctx);
+    },
+    { when: () => true },
+  );
+}
 
 /**
  * The article as an admin edits it. Stricter than the content file (articleFields), whose imports must keep
  * accepting what older exports hold: the slug may be left empty (the server makes one from the title) and
  * otherwise must work in /article/{slug}; tags must work in /articles?tag=; and a featured image needs its
- * alt text.
+ * alt text (as every picture an editor chooses does).
  */
 function articleEditorSchema() {
   const slug = z
@@ -81,10 +123,8 @@ function articleEditorSchema() {
     .superRefine(
       (article, ctx) => {
         if (typeof article !== 'object' || article === null) return;
-        const { featuredImage, featuredImageAlt, tags } = article as Record<string, unknown>;
-        if (typeof featuredImage === 'string' && featuredImage.trim() !== '' && (typeof featuredImageAlt !== 'string' || featuredImageAlt.trim() === '')) {
-          ctx.addIssue({ code: 'custom', path: ['featuredImageAlt'], message: ALT_REQUIRED_MESSAGE });
-        }
+        requireAltWithPicture(article as Record<string, unknown>, PICTURE_ALT_FIELDS.article, ctx);
+        const { tags } = article as Record<string, unknown>;
         if (Array.isArray(tags)) {
           const seen = new Set<string>();
           tags.forEach((t, i) => {
@@ -101,9 +141,9 @@ function articleEditorSchema() {
 }
 
 /** The editor's and the Action's schema per type: exactly these fields, nothing else. */
-export const serviceSchema = z.strictObject(serviceFields);
-export const demoSchema = z.strictObject(demoFields);
-export const packageSchema = z.strictObject(packageFields);
+export const serviceSchema = editorSchema(serviceFields, PICTURE_ALT_FIELDS.service);
+export const demoSchema = editorSchema(demoFields, PICTURE_ALT_FIELDS.demo);
+export const packageSchema = editorSchema(packageFields, PICTURE_ALT_FIELDS.package);
 export const articleSchema = articleEditorSchema();
 export const faqSchema = z.strictObject(faqFields);
 

@@ -13,12 +13,14 @@ interface Props {
   onClose(): void;
   /** Buttons on the left of the footer (Remove link). */
   extraActions?: ReactNode;
+  /** Work in progress (an upload): the submit button waits. */
+  busy?: boolean | undefined;
   children: ReactNode;
 }
 
 export const dialogButton = 'inline-flex h-10 items-center justify-center rounded-lg px-4 text-sm font-semibold';
 
-export function FormDialog({ title, submitLabel, onSubmit, onClose, extraActions, children }: Props) {
+export function FormDialog({ title, submitLabel, onSubmit, onClose, extraActions, busy, children }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -53,7 +55,7 @@ export function FormDialog({ title, submitLabel, onSubmit, onClose, extraActions
           <button type="button" onClick={onClose} className={`${dialogButton} ml-auto border border-slate-300 hover:bg-slate-50`}>
             Cancel
           </button>
-          <button type="submit" className={`${dialogButton} bg-brand-600 text-white hover:bg-brand-700`}>
+          <button type="submit" disabled={busy} className={`${dialogButton} bg-brand-600 text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-60`}>
             {submitLabel}
           </button>
         </div>

@@ -1,7 +1,14 @@
 /** Public reads of articles: published only, newest first. */
-import { and, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, ne, sql, type SQL } from 'drizzle-orm';
 import { db } from '../../db';
 import { articles, type Article } from '../../db/schema';
+import { pictureAltSql } from '../media-library/picture-alt';
+
+/** The featured image's alt text as pages show it: the media item's for a library picture (decision 033). */
+const featuredImageAlt = pictureAltSql(articles.featuredImage, articles.featuredImageAlt);
+
+/** Every column of an article, its featured image's alt text as shown. */
+const articleColumns = { ...getTableColumns(articles), featuredImageAlt };
 
 /** What an article card shows (src/components/cards/ArticleCard.astro); `content` only for the excerpt fallback. */
 export const articleCardColumns = {
@@ -11,7 +18,7 @@ export const articleCardColumns = {
   excerpt: articles.excerpt,
   content: articles.content,
   featuredImage: articles.featuredImage,
-  featuredImageAlt: articles.featuredImageAlt,
+  featuredImageAlt,
   tags: articles.tags,
   createdAt: articles.createdAt,
 };
@@ -25,7 +32,7 @@ function publishedWhere(tag?: string) {
 
 export async function listPublishedArticles(opts: { limit?: number; offset?: number; tag?: string } = {}) {
   const q = db()
-    .select()
+    .select(articleColumns)
     .from(articles)
     .where(publishedWhere(opts.tag))
     .orderBy(desc(articles.createdAt), desc(articles.id))
@@ -40,13 +47,13 @@ export async function countPublishedArticles(tag?: string): Promise<number> {
 
 /** The article at /article/{slug} whether published or not: for an admin's preview only. */
 export async function getArticleBySlugForPreview(slug: string) {
-  const [row] = await db().select().from(articles).where(eq(articles.slug, slug));
+  const [row] = await db().select(articleColumns).from(articles).where(eq(articles.slug, slug));
   return row;
 }
 
 export async function getPublishedArticleBySlug(slug: string) {
   const [row] = await db()
-    .select()
+    .select(articleColumns)
     .from(articles)
     .where(and(eq(articles.slug, slug), eq(articles.published, true)));
   return row;
@@ -71,7 +78,7 @@ export const listTagsInUse = () => tagCounts(undefined);
 /** Up to `limit` other published articles, those sharing the most tags first, then the newest. */
 export async function listRelatedArticles(article: { id: string; tags: string[] }, limit = 3) {
   const others = await db()
-    .select()
+    .select(articleColumns)
     .from(articles)
     .where(and(eq(articles.published, true), ne(articles.id, article.id)))
     .orderBy(desc(articles.createdAt));

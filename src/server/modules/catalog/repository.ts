@@ -2,15 +2,25 @@
  * Public reads of services, packages and demos. Price columns are never selected here: public HTML and
  * JSON must not contain prices (PRODUCT.md), so they are read only by the member-only price module.
  */
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, inArray } from 'drizzle-orm';
 import { db } from '../../db';
 import { demos, packageServices, packages, services } from '../../db/schema';
+import { pictureAltSql } from '../media-library/picture-alt';
+
+/** Each picture's alt text as pages show it: the media item's for a library picture (decision 033). */
+const servicePictureAlt = pictureAltSql(services.picture, services.pictureAlt);
+const packagePictureAlt = pictureAltSql(packages.picture, packages.pictureAlt);
+const demoPictureAlt = pictureAltSql(demos.profilePicture, demos.profilePictureAlt);
+
+/** Every column of a demo (none is private), its picture's alt text as shown. */
+const publicDemoColumns = { ...getTableColumns(demos), profilePictureAlt: demoPictureAlt };
 
 /** Every public column of a service: all but the price. */
 export const publicServiceColumns = {
   id: services.id,
   name: services.name,
   picture: services.picture,
+  pictureAlt: servicePictureAlt,
   shortText: services.shortText,
   description: services.description,
   benefits: services.benefits,
@@ -25,6 +35,7 @@ export const publicPackageColumns = {
   name: packages.name,
   description: packages.description,
   picture: packages.picture,
+  pictureAlt: packagePictureAlt,
   shortText: packages.shortText,
   features: packages.features,
   isActive: packages.isActive,
@@ -45,6 +56,7 @@ export const serviceCardColumns = {
   id: services.id,
   name: services.name,
   picture: services.picture,
+  pictureAlt: servicePictureAlt,
   shortText: services.shortText,
   benefits: services.benefits,
 };
@@ -52,6 +64,7 @@ export const demoCardColumns = {
   id: demos.id,
   name: demos.name,
   profilePicture: demos.profilePicture,
+  profilePictureAlt: demoPictureAlt,
   shortText: demos.shortText,
   suitableFor: demos.suitableFor,
 };
@@ -59,6 +72,7 @@ export const packageCardColumns = {
   id: packages.id,
   name: packages.name,
   picture: packages.picture,
+  pictureAlt: packagePictureAlt,
   shortText: packages.shortText,
   features: packages.features,
 };
@@ -87,7 +101,7 @@ export async function listServicesByIds(ids: readonly string[]) {
 }
 
 export async function listDemos(limit?: number) {
-  const q = db().select().from(demos).orderBy(asc(demos.order), asc(demos.createdAt));
+  const q = db().select(publicDemoColumns).from(demos).orderBy(asc(demos.order), asc(demos.createdAt));
   return limit === undefined ? q : q.limit(limit);
 }
 
@@ -97,7 +111,7 @@ export async function countDemos(): Promise<number> {
 }
 
 export async function getDemo(id: string) {
-  const [row] = await db().select().from(demos).where(eq(demos.id, id));
+  const [row] = await db().select(publicDemoColumns).from(demos).where(eq(demos.id, id));
   return row;
 }
 

@@ -5,9 +5,11 @@
  * come through here, so there is one write path for bulk content.
  */
 import type { ContentBundle } from '../../../shared/content-bundle';
+import { PICTURE_ALT_FIELDS } from '../../../shared/schemas/catalog';
 import { db } from '../../db';
 import { sanitizeHtml } from '../../html/sanitize';
 import { upsertMedia } from '../../media/repository';
+import { placePictureAlt } from '../media-library/picture-alt';
 import { policyConfigKey } from '../pages/service';
 import { LANDING_CONFIG_KEY, SITE_CONTENT_KEY } from '../site/service';
 import {
@@ -59,6 +61,23 @@ function inlineMedia(bundle: ContentBundle): MediaToWrite {
   return { records: media, bytes: async (id) => Buffer.from(data.get(id) ?? '', 'base64') };
 }
 
+/**
+ * One alt text per picture (decision 033): a record's alt text for a library picture becomes that
+ * picture's (its media entry is written first) and the record keeps none; an outside picture's stays on
+ * the record. Files this site exports carry them that way already; older ones move here.
+ */
+async function withAltsPlaced<T extends object>(tx: Executor, rows: T[], pairs: readonly { picture: string; alt: string }[]): Promise<T[]> {
+  const placed: T[] = [];
+  for (const row of rows) {
+    const values = { ...row } as Record<string, unknown>;
+    for (const { picture, alt } of pairs) {
+      values[alt] = (await placePictureAlt(tx, String(values[picture] ?? ''), String(values[alt] ?? ''))).recordAlt;
+    }
+    placed.push(values as T);
+  }
+  return placed;
+}
+
 async function writeBundle(tx: Executor, bundle: ContentBundle, media: MediaToWrite, now: Date): Promise<ImportSummary> {
   // One image per statement: each carries up to megabytes, and only one is in memory at a time.
   for (const m of media.records) {
@@ -69,31 +88,47 @@ async function writeBundle(tx: Executor, bundle: ContentBundle, media: MediaToWr
   const services = bundle.services ?? [];
   await upsertServices(
     tx,
-    services.map((s, i) => ({ ...s, description: sanitizeHtml(s.description), order: s.order ?? i, ...dates(s, now) })),
+    await withAltsPlaced(
+      tx,
+      services.map((s, i) => ({ ...s, description: sanitizeHtml(s.description), order: s.order ?? i, ...dates(s, now) })),
+      PICTURE_ALT_FIELDS.service,
+    ),
   );
 
   const demos = bundle.demos ?? [];
   await upsertDemos(
     tx,
-    demos.map((d, i) => ({ ...d, description: sanitizeHtml(d.description), order: d.order ?? i, ...dates(d, now) })),
+    await withAltsPlaced(
+      tx,
+      demos.map((d, i) => ({ ...d, description: sanitizeHtml(d.description), order: d.order ?? i, ...dates(d, now) })),
+      PICTURE_ALT_FIELDS.demo,
+    ),
   );
 
   const packages = bundle.packages ?? [];
   await upsertPackages(
     tx,
-    packages.map(({ includedServiceIds: _ids, ...p }, i) => ({
-      ...p,
-      description: sanitizeHtml(p.description),
-      order: p.order ?? i,
-      ...dates(p, now),
-    })),
+    await withAltsPlaced(
+      tx,
+      packages.map(({ includedServiceIds: _ids, ...p }, i) => ({
+        ...p,
+        description: sanitizeHtml(p.description),
+        order: p.order ?? i,
+        ...dates(p, now),
+      })),
+      PICTURE_ALT_FIELDS.package,
+    ),
     new Map(packages.map((p) => [p.id, p.includedServiceIds])),
   );
 
   const articles = bundle.articles ?? [];
   await upsertArticles(
     tx,
-    articles.map((a) => ({ ...a, content: sanitizeHtml(a.content), ...dates(a, now) })),
+    await withAltsPlaced(
+      tx,
+      articles.map((a) => ({ ...a, content: sanitizeHtml(a.content), ...dates(a, now) })),
+      PICTURE_ALT_FIELDS.article,
+    ),
   );
 
   const faqs = bundle.faqs ?? [];

@@ -10,12 +10,13 @@ import { sql } from 'drizzle-orm';
 import { db } from '../../db';
 import type { CacheTag } from '../../cache/tags';
 import { sanitizeHtml } from '../../html/sanitize';
-import { fieldErrorsByPath } from '../../../shared/schemas/catalog';
+import { fieldErrorsByPath, PICTURE_ALT_FIELDS } from '../../../shared/schemas/catalog';
 import { recordId } from '../../../shared/schemas/fields';
 import { slugify } from '../../../shared/text';
 import { findActivity, insertActivity, type ActivityRow } from '../activity/repository';
 import { latestChangeOf } from '../activity/service';
 import { POLICY_ENTITY_TYPE, revertPolicyChange } from '../policies/service';
+import { pictureAltOf, placePictureAlt, PICTURE_PAGE_TAGS } from '../media-library/picture-alt';
 import { addRedirect } from '../redirects/service';
 import { requireAdmin, type Profile } from '../users/service';
 import { collectionOf } from './registry';
@@ -45,6 +46,38 @@ function editableOf(collection: Collection, snapshot: Snapshot): Fields {
 
 
 const sameFields = (a: Fields, b: Fields) => stableJson(a) === stableJson(b);
+
+// ---------------------------------------------------------------------------------------------------------
+// Pictures' alt texts (decision 033): a library picture's lives on its media row, not on the record
+
+const picturesOf = (collection: Collection) => PICTURE_ALT_FIELDS[collection.type];
+
+/** A record as the editor and the activity log see it: each picture with the alt text pages show. */
+async function readRecord(tx: Executor, collection: Collection, id: string): Promise<Snapshot | undefined> {
+  const snapshot = await collection.read(tx, id);
+  if (!snapshot) return undefined;
+  for (const { picture, alt } of picturesOf(collection)) {
+    snapshot[alt] = await pictureAltOf(tx, String(snapshot[picture] ?? ''), String(snapshot[alt] ?? ''));
+  }
+  return snapshot;
+}
+
+/**
+ * The fields as the record's table stores them: each alt text placed on its picture's media row (the
+ * record keeps it only for an outside picture). `tags` are the pages a changed picture shows on.
+ */
+async function storedFields(tx: Executor, collection: Collection, fields: Fields): Promise<{ stored: Fields; tags: readonly CacheTag[] }> {
+  const stored = { ...fields };
+  let pictureChanged = false;
+  for (const { picture, alt } of picturesOf(collection)) {
+    const placed = await placePictureAlt(tx, String(fields[picture] ?? ''), String(fields[alt] ?? ''));
+    stored[alt] = placed.recordAlt;
+    pictureChanged ||= placed.pictureChanged;
+  }
+  return { stored, tags: pictureChanged ? PICTURE_PAGE_TAGS : [] };
+}
+
+const withTags = (a: readonly CacheTag[], b: readonly CacheTag[]) => [...new Set([...a, ...b])];
 
 /** Validated, sanitized fields; INVALID with messages by field path otherwise. */
 export function parseFields(collection: Collection, input: unknown): Fields {
@@ -147,7 +180,8 @@ function changedFieldLabels(collection: Collection, before: Snapshot, after: Fie
 // Reads for the admin pages
 
 export async function getForEditor(type: ContentType, id: string): Promise<Snapshot | undefined> {
-  return collectionOf(type).read(db(), id);
+  const ex = db();
+  return readRecord(ex, collectionOf(type), id);
 }
 
 /** Every id of the type in public order. */
@@ -170,15 +204,16 @@ async function insertNew(tx: Executor, actor: Profile, collection: Collection, i
   await checkReferences(tx, collection, fields);
   const id = await uniqueValue(tx, collection, String(fields[collection.urlField ?? collection.titleField]));
   const ids = await collection.ids(tx);
-  await collection.insert(tx, id, fields, collection.ordered ? ids.length : 0);
-  const after = await collection.read(tx, id);
+  const { stored, tags } = await storedFields(tx, collection, fields);
+  await collection.insert(tx, id, stored, collection.ordered ? ids.length : 0);
+  const after = await readRecord(tx, collection, id);
   await record(tx, actor, collection, { action: 'create', entityId: id, summary: summary(titleOf(collection, fields)), after });
-  return { id, snapshot: after };
+  return { id, snapshot: after, tags: withTags(collection.tags, tags) };
 }
 
 export async function createRecord(actorId: string | undefined, type: ContentType, input: unknown): Promise<WriteResult> {
   const collection = collectionOf(type);
-  return adminWrite(actorId, async (tx, actor) => ({ ...(await insertNew(tx, actor, collection, input)), tags: collection.tags }));
+  return adminWrite(actorId, (tx, actor) => insertNew(tx, actor, collection, input));
 }
 
 export interface FillOptions {
@@ -200,8 +235,13 @@ export async function createAllWhenEmpty(actorId: string | undefined, type: Cont
     const existing = (await collection.ids(tx)).length;
     if (existing > 0) throw new ContentError('CONFLICT', options.refusal(existing));
     const ids: string[] = [];
-    for (const input of inputs) ids.push((await insertNew(tx, actor, collection, input, options.summary)).id);
-    return { id: '', ids, snapshot: undefined, tags: collection.tags };
+    let tags = collection.tags;
+    for (const input of inputs) {
+      const created = await insertNew(tx, actor, collection, input, options.summary);
+      ids.push(created.id);
+      tags = withTags(tags, created.tags);
+    }
+    return { id: '', ids, snapshot: undefined, tags };
   });
 }
 
@@ -216,7 +256,7 @@ export interface UpdateInput {
 export async function updateRecord(actorId: string | undefined, type: ContentType, id: string, input: UpdateInput): Promise<WriteResult> {
   const collection = collectionOf(type);
   return adminWrite(actorId, async (tx, actor) => {
-    const before = await collection.read(tx, id);
+    const before = await readRecord(tx, collection, id);
     if (!before) throw notFound(collection.label.one);
     const fields = parseFields(collection, input.fields);
     await fillUrlField(tx, collection, fields, id);
@@ -232,8 +272,9 @@ export async function updateRecord(actorId: string | undefined, type: ContentTyp
     if (newId !== id) await checkNewId(tx, collection, id, newId);
     await checkUrlField(tx, collection, fields, id);
     await checkReferences(tx, collection, fields);
-    await collection.update(tx, id, fields, newId === id ? undefined : newId);
-    const after = await collection.read(tx, newId);
+    const { stored, tags } = await storedFields(tx, collection, fields);
+    await collection.update(tx, id, stored, newId === id ? undefined : newId);
+    const after = await readRecord(tx, collection, newId);
     await keepOldPathWorking(tx, collection, before, after);
     const changed = changedFieldLabels(collection, before, fields);
     if (newId !== id) changed.unshift('URL name');
@@ -244,7 +285,7 @@ export async function updateRecord(actorId: string | undefined, type: ContentTyp
       before,
       after,
     });
-    return { id: newId, snapshot: after, tags: collection.tags };
+    return { id: newId, snapshot: after, tags: withTags(collection.tags, tags) };
   });
 }
 
@@ -253,7 +294,7 @@ const COPY_SUFFIX = ' (copy)';
 export async function duplicateRecord(actorId: string | undefined, type: ContentType, id: string): Promise<WriteResult> {
   const collection = collectionOf(type);
   return adminWrite(actorId, async (tx, actor) => {
-    const source = await collection.read(tx, id);
+    const source = await readRecord(tx, collection, id);
     if (!source) throw notFound(collection.label.one);
     const fields = editableOf(collection, source);
     const title = titleOf(collection, source);
@@ -265,13 +306,13 @@ export async function duplicateRecord(actorId: string | undefined, type: Content
     if (collection.urlField) fields[collection.urlField] = await uniqueValue(tx, collection, `${String(fields[collection.urlField])}-copy`);
     const newId = await uniqueValue(tx, collection, collection.urlField ? String(fields[collection.urlField]) : `${id}-copy`);
     const ids = await collection.ids(tx);
-    await collection.insert(tx, newId, fields, 0);
+    await collection.insert(tx, newId, (await storedFields(tx, collection, fields)).stored, 0);
     if (collection.ordered) {
       // Right after the original.
       const at = ids.indexOf(id) + 1;
       await collection.setOrder(tx, [...ids.slice(0, at), newId, ...ids.slice(at)]);
     }
-    const after = await collection.read(tx, newId);
+    const after = await readRecord(tx, collection, newId);
     await record(tx, actor, collection, { action: 'create', entityId: newId, summary: `Duplicated ${collection.label.one} “${title}”`, after });
     return { id: newId, snapshot: after, tags: collection.tags };
   });
@@ -280,7 +321,7 @@ export async function duplicateRecord(actorId: string | undefined, type: Content
 export async function deleteRecord(actorId: string | undefined, type: ContentType, id: string): Promise<WriteResult> {
   const collection = collectionOf(type);
   return adminWrite(actorId, async (tx, actor) => {
-    const before = await collection.read(tx, id);
+    const before = await readRecord(tx, collection, id);
     if (!before) throw notFound(collection.label.one);
     await collection.remove(tx, id);
     if (collection.ordered) await collection.setOrder(tx, (await collection.ids(tx)).filter((x) => x !== id));
@@ -347,7 +388,7 @@ export async function revertChange(actorId: string | undefined, activityId: stri
       return { id: '', snapshot: undefined, tags: collection.tags };
     }
 
-    const current = await collection.read(tx, entry.entityId);
+    const current = await readRecord(tx, collection, entry.entityId);
     if (entry.action === 'create') {
       if (!current) throw new ContentError('CONFLICT', `This ${collection.label.one} was already deleted.`);
       if (current.updatedAt !== after?.updatedAt) throw changedSince(collection.label.one);
@@ -364,15 +405,16 @@ export async function revertChange(actorId: string | undefined, activityId: stri
       if (collection.urlField && (await collection.isTaken(tx, String(fields[collection.urlField])))) {
         throw new ContentError('CONFLICT', `Another ${collection.label.one} now uses its ${collection.urlField}: change that first.`);
       }
-      await collection.insert(tx, before.id, fields, 0, before);
+      const { stored, tags } = await storedFields(tx, collection, fields);
+      await collection.insert(tx, before.id, stored, 0, before);
       if (collection.ordered) {
         const ids = (await collection.ids(tx)).filter((x) => x !== before.id);
         const at = Math.min(Math.max(before.order, 0), ids.length);
         await collection.setOrder(tx, [...ids.slice(0, at), before.id, ...ids.slice(at)]);
       }
-      const restored = await collection.read(tx, before.id);
+      const restored = await readRecord(tx, collection, before.id);
       await record(tx, actor, collection, change(`Restored deleted ${collection.label.one} “${titleOf(collection, before)}”`, null, restored));
-      return { id: before.id, snapshot: restored, tags: collection.tags };
+      return { id: before.id, snapshot: restored, tags: withTags(collection.tags, tags) };
     }
 
     // update
@@ -381,10 +423,11 @@ export async function revertChange(actorId: string | undefined, activityId: stri
     const fields = editableOf(collection, before);
     if (before.id !== current.id) await checkNewId(tx, collection, current.id, before.id);
     await checkUrlField(tx, collection, fields, current.id);
-    await collection.update(tx, current.id, fields, before.id !== current.id ? before.id : undefined);
-    const restored = await collection.read(tx, before.id);
+    const { stored, tags } = await storedFields(tx, collection, fields);
+    await collection.update(tx, current.id, stored, before.id !== current.id ? before.id : undefined);
+    const restored = await readRecord(tx, collection, before.id);
     await keepOldPathWorking(tx, collection, current, restored);
     await record(tx, actor, collection, change(`Reverted changes to “${titleOf(collection, current)}”`, current, restored));
-    return { id: before.id, snapshot: restored, tags: collection.tags };
+    return { id: before.id, snapshot: restored, tags: withTags(collection.tags, tags) };
   });
 }

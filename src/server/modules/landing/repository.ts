@@ -8,6 +8,7 @@ import { isBestValue } from '../../../shared/packages';
 import { db, dbHandle } from '../../db';
 import { articles, demos, packageServices, packages, services } from '../../db/schema';
 import { articleCardColumns, type ArticleCardFields } from '../articles/repository';
+import { pictureAltSqlText } from '../media-library/picture-alt';
 import {
   demoCardColumns,
   packageCardColumns,
@@ -146,11 +147,11 @@ function snapshotSql(limit: number, keys: { landing: string; site: string }): st
       (select value from app_config where key = '${keys.site}') as "siteContent",
       (select count(*) from services)::int as "servicesTotal",
       (select coalesce(json_agg(s), '[]'::json) from (
-        select id, name, picture, short_text as "shortText", benefits
+        select id, name, picture, ${pictureAltSqlText('picture', 'picture_alt')} as "pictureAlt", short_text as "shortText", benefits
         from services order by sort_order, created_at limit ${limit}) s) as services,
       (select count(*) from packages where is_active)::int as "packagesTotal",
       (select coalesce(json_agg(p), '[]'::json) from (
-        select pk.id, pk.name, pk.picture, pk.short_text as "shortText", pk.features, pk.price_setup as "priceSetup",
+        select pk.id, pk.name, pk.picture, ${pictureAltSqlText('pk.picture', 'pk.picture_alt')} as "pictureAlt", pk.short_text as "shortText", pk.features, pk.price_setup as "priceSetup",
                (select coalesce(json_agg(json_build_object('id', sv.id, 'name', sv.name, 'shortText', sv.short_text)
                                          order by ps.position), '[]'::json)
                 from package_services ps join services sv on sv.id = ps.service_id
@@ -158,7 +159,7 @@ function snapshotSql(limit: number, keys: { landing: string; site: string }): st
         from packages pk where pk.is_active order by pk.sort_order, pk.created_at limit ${limit}) p) as packages,
       (select count(*) from demos)::int as "demosTotal",
       (select coalesce(json_agg(d), '[]'::json) from (
-        select id, name, profile_picture as "profilePicture", short_text as "shortText", suitable_for as "suitableFor"
+        select id, name, profile_picture as "profilePicture", ${pictureAltSqlText('profile_picture', 'profile_picture_alt')} as "profilePictureAlt", short_text as "shortText", suitable_for as "suitableFor"
         from demos order by sort_order, created_at limit ${limit}) d) as demos,
       (select count(*) from articles where published)::int as "articlesTotal",
       (select coalesce(json_agg(a), '[]'::json) from (
@@ -166,7 +167,7 @@ function snapshotSql(limit: number, keys: { landing: string; site: string }): st
         -- body is only needed (and its head is enough) in that case.
         select id, slug, title, excerpt,
                case when excerpt = '' then left(content, ${EXCERPT_SOURCE_CHARS}) else '' end as content,
-               featured_image as "featuredImage", featured_image_alt as "featuredImageAlt", tags,
+               featured_image as "featuredImage", ${pictureAltSqlText('featured_image', 'featured_image_alt')} as "featuredImageAlt", tags,
                created_at as "createdAt"
         from articles where published order by created_at desc, id desc limit ${limit}) a) as articles,
       (select coalesce(json_agg(f), '[]'::json) from (

@@ -10,6 +10,7 @@ import { forgetMedia } from '../../media/cache';
 import { MediaError, processImage } from '../../media/process';
 import {
   fileTooLargeMessage,
+  altStillNeededMessage,
   inUseMessage,
   MEDIA_PER_PAGE,
   mediaAltSchema,
@@ -19,11 +20,14 @@ import {
   type MediaItemWithUsage,
   type MediaListQuery,
   type MediaPage,
+  type MediaUsage,
 } from '../../../shared/media-library';
 import { mediaUrl } from '../../../shared/schemas/fields';
+import type { CacheTag } from '../../cache/tags';
 import { insertActivity } from '../activity/repository';
 import { requireAdmin, UsersError, type Profile } from '../users/service';
 import { MediaLibraryError } from './errors';
+import { PICTURE_PAGE_TAGS } from './picture-alt';
 import * as repo from './repository';
 
 export { MediaLibraryError } from './errors';
@@ -166,12 +170,29 @@ export async function storageUse(actorId: string | undefined): Promise<{ usedByt
   return { usedBytes: await repo.usedBytes(ex), quotaBytes: config().MEDIA_QUOTA_BYTES };
 }
 
-export async function updateMediaAlt(actorId: string | undefined, id: string, altInput: unknown): Promise<MediaItem> {
+/** Fields whose pages show the picture with its media item's alt text (decision 033). */
+const PICTURE_FIELDS = new Set(['picture', 'profile picture', 'featured image']);
+
+const shownAsPicture = (usage: readonly MediaUsage[]) => usage.filter((u) => u.field.split(', ').some((f) => PICTURE_FIELDS.has(f)));
+
+export interface AltChange {
+  item: MediaItem;
+  /** The public pages that show the image with its alt text (invalidate them once committed). */
+  tags: readonly CacheTag[];
+}
+
+/**
+ * A picture's one alt text (decision 033): every page that shows it reads it from here, so a change
+ * reaches them all, and a picture a page shows keeps one (the rule of every editor that chooses a picture).
+ */
+export async function updateMediaAlt(actorId: string | undefined, id: string, altInput: unknown): Promise<AltChange> {
   const alt = parseAlt(altInput);
   return adminWrite(actorId, async (tx, actor) => {
     const before = await repo.findMediaInfo(tx, id);
     if (!before) throw new MediaLibraryError('storage/object-not-found', STORAGE_MESSAGES.notFound);
-    if (before.alt === alt) return toItem(before);
+    if (before.alt === alt) return { item: toItem(before), tags: [] };
+    const pictures = shownAsPicture((await repo.findUsage(tx, [id])).get(id) ?? []);
+    if (alt === '' && pictures.length > 0) throw new MediaLibraryError('storage/invalid-request', altStillNeededMessage(pictures));
     await repo.setMediaAlt(tx, id, alt);
     const item = toItem({ ...before, alt });
     await insertActivity(tx, {
@@ -185,7 +206,7 @@ export async function updateMediaAlt(actorId: string | undefined, id: string, al
       after: { alt },
       revertOf: null,
     });
-    return item;
+    return { item, tags: pictures.length > 0 ? PICTURE_PAGE_TAGS : [] };
   });
 }
 

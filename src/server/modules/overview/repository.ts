@@ -3,6 +3,7 @@ import { count, sql } from 'drizzle-orm';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
 import { articles, demos, faqs, media, packages, services } from '../../db/schema';
+import { pictureAltSql } from '../media-library/picture-alt';
 
 export interface ContentCounts {
   services: number;
@@ -28,7 +29,7 @@ export async function countContent(ex: Pick<Database, 'select'> = db()): Promise
       .select({
         published: sql<number>`count(*) filter (where ${articles.published})`,
         drafts: sql<number>`count(*) filter (where not ${articles.published})`,
-        featuredImageWithoutAlt: sql<number>`count(*) filter (where ${articles.featuredImage} <> '' and trim(${articles.featuredImageAlt}) = '')`,
+        featuredImageWithoutAlt: sql<number>`count(*) filter (where ${articles.featuredImage} <> '' and trim(${pictureAltSql(articles.featuredImage, articles.featuredImageAlt)}) = '')`,
       })
       .from(articles),
     ex.select({ all: count() }).from(faqs),

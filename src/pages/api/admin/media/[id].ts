@@ -1,11 +1,12 @@
 /**
  * One image of the media library (admin only, like the rest of /api/admin/media):
  *   GET    /api/admin/media/{id}   the image and where it is used
- *   PATCH  /api/admin/media/{id}   { "alt": "…" } changes its alt text
+ *   PATCH  /api/admin/media/{id}   { "alt": "…" } changes its alt text, on every page that shows it
  *   DELETE /api/admin/media/{id}   deletes it, refused (409 storage/in-use) while a page still shows it
  * An id that is not one of ours is a 404 storage/object-not-found.
  */
 import type { APIRoute } from 'astro';
+import { invalidateTags } from '../../../../server/cache/tags';
 import { MediaLibraryError } from '../../../../server/modules/media-library/errors';
 import { mediaErrorResponse, mediaJson, readJson } from '../../../../server/modules/media-library/http';
 import { deleteMedia, mediaItem, requireMediaAdmin, updateMediaAlt } from '../../../../server/modules/media-library/service';
@@ -26,13 +27,17 @@ export const GET: APIRoute = async ({ locals, params }) => {
   }
 };
 
-export const PATCH: APIRoute = async ({ locals, params, request }) => {
+export const PATCH: APIRoute = async (ctx) => {
+  const { locals, params, request } = ctx;
   try {
     await requireMediaAdmin(locals.user?.id);
     const id = mediaId(params.id);
     const { alt } = await readJson(request);
     if (typeof alt !== 'string') throw new MediaLibraryError('storage/invalid-request', 'Send the alt text as { "alt": "…" }.');
-    return mediaJson(200, await updateMediaAlt(locals.user?.id, id, alt));
+    const { item, tags } = await updateMediaAlt(locals.user?.id, id, alt);
+    // Pages showing the picture read its alt text from here: they are rendered again.
+    if (tags.length) await invalidateTags(ctx, tags);
+    return mediaJson(200, item);
   } catch (err) {
     return mediaErrorResponse(err, request);
   }

@@ -8,6 +8,7 @@ import { articleSchema } from '../../../../shared/schemas/catalog';
 import type { z } from '../../../../shared/zod';
 import { CACHE_TAGS } from '../../../cache/tags';
 import { articles } from '../../../db/schema';
+import { pictureAltSql } from '../../media-library/picture-alt';
 import type { Collection, ListRow, Snapshot } from '../types';
 import { iso, tableOps } from './table-ops';
 
@@ -49,7 +50,8 @@ function toSnapshot(row: typeof articles.$inferSelect): Snapshot {
 function badgesOf(row: { published: boolean; featuredImage: string; featuredImageAlt: string }): ListRow['badges'] {
   const badges: ListRow['badges'] = [];
   if (!row.published) badges.push({ label: 'Draft', tone: 'neutral' });
-  // Imported articles may predate the alt-text rule: the list shows which ones to fix.
+  // Imported articles may predate the alt-text rule, and a library picture's alt text can be emptied in the
+  // library: the list shows which ones to fix.
   if (row.featuredImage && !row.featuredImageAlt.trim()) badges.push({ label: 'Picture without alt text', tone: 'warning' });
   return badges;
 }
@@ -86,7 +88,7 @@ export const articlesCollection: Collection<Fields> = {
       title: articles.title,
       excerpt: articles.excerpt,
       featuredImage: articles.featuredImage,
-      featuredImageAlt: articles.featuredImageAlt,
+      featuredImageAlt: pictureAltSql(articles.featuredImage, articles.featuredImageAlt),
       published: articles.published,
       updatedAt: articles.updatedAt,
     });

@@ -28,6 +28,7 @@ function toSnapshot(row: typeof demos.$inferSelect): Snapshot {
     updatedAt: iso(row.updatedAt),
     name: row.name,
     profilePicture: row.profilePicture,
+    profilePictureAlt: row.profilePictureAlt,
     shortText: row.shortText,
     description: row.description,
     suitableFor: row.suitableFor,

@@ -86,6 +86,7 @@ function toSnapshot(row: typeof packages.$inferSelect, included: string[]): Snap
     name: row.name,
     description: row.description,
     picture: row.picture,
+    pictureAlt: row.pictureAlt,
     shortText: row.shortText,
     priceSetup: row.priceSetup,
     priceMonthly: row.priceMonthly,

@@ -26,6 +26,7 @@ function toSnapshot(row: typeof services.$inferSelect): Snapshot {
     updatedAt: iso(row.updatedAt),
     name: row.name,
     picture: row.picture,
+    pictureAlt: row.pictureAlt,
     price: row.price,
     shortText: row.shortText,
     description: row.description,

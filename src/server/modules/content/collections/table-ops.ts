@@ -112,7 +112,7 @@ export function tableOps<T extends PgTable>(spec: TableSpec<T>) {
     },
 
     /** The admin list page: search, filter, sort and the page's rows (as `columns` selects them). */
-    async page<C extends Record<string, PgColumn>>(ex: Executor, query: ListQuery, columns: C) {
+    async page<C extends Record<string, PgColumn | SQL>>(ex: Executor, query: ListQuery, columns: C) {
       const where = and(
         query.q ? or(...spec.search.map((c) => ilike(c, containing(query.q)))) : undefined,
         query.filter ? spec.filters?.[query.filter] : undefined,
@@ -121,7 +121,7 @@ export function tableOps<T extends PgTable>(spec: TableSpec<T>) {
       const orderBy = sortColumn ? [query.dir === 'desc' ? desc(sortColumn) : asc(sortColumn), asc(spec.id)] : publicOrder;
       const [rows, [total]] = await Promise.all([
         ex
-          .select(columns as Record<string, PgColumn>)
+          .select(columns as Record<string, PgColumn | SQL>)
           .from(table)
           .where(where)
           .orderBy(...orderBy)
@@ -129,7 +129,7 @@ export function tableOps<T extends PgTable>(spec: TableSpec<T>) {
           .offset((query.page - 1) * query.perPage) as Promise<unknown[]>,
         ex.select({ n: count() }).from(table).where(where),
       ]);
-      return { rows: rows as { [K in keyof C]: C[K]['_']['data'] }[], total: total?.n ?? 0 };
+      return { rows: rows as { [K in keyof C]: C[K] extends PgColumn ? C[K]['_']['data'] : C[K] extends SQL<infer T> ? T : never }[], total: total?.n ?? 0 };
     },
   };
 }
