@@ -132,6 +132,26 @@ test.describe('the floating buttons on a phone', () => {
   });
 });
 
+test('nothing moves as the floating buttons and the bar show (no layout shift), on a phone and a desktop', async ({ page }) => {
+  await page.addInitScript(() => {
+    const w = window as unknown as { shifts: string[] };
+    w.shifts = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; sources?: { node?: Node }[] })[]) {
+        w.shifts.push(`${entry.value.toFixed(4)} ${(entry.sources ?? []).map((s) => (s.node as Element | undefined)?.outerHTML?.slice(0, 60)).join(' | ')}`);
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  for (const viewport of Object.values(VIEWPORTS)) {
+    await page.setViewportSize(viewport);
+    for (const path of ['/', ...FORM_PAGES]) {
+      await withFloatingButtons(page, path);
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts), `${path} at ${viewport.width} px`).toEqual([]);
+    }
+  }
+});
+
 test.describe('the page ends with the footer', () => {
   for (const [device, viewport] of Object.entries(VIEWPORTS)) {
     test(`at ${device} width: no blank band under the footer, and its last line shows above the floating buttons`, async ({ page, request }) => {
