@@ -132,23 +132,31 @@ test.describe('the floating buttons on a phone', () => {
   });
 });
 
-test('nothing moves as the floating buttons and the bar show (no layout shift), on a phone and a desktop', async ({ page }) => {
-  await page.addInitScript(() => {
-    const w = window as unknown as { shifts: string[] };
-    w.shifts = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; sources?: { node?: Node }[] })[]) {
-        w.shifts.push(`${entry.value.toFixed(4)} ${(entry.sources ?? []).map((s) => (s.node as Element | undefined)?.outerHTML?.slice(0, 60)).join(' | ')}`);
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
-  for (const viewport of Object.values(VIEWPORTS)) {
-    await page.setViewportSize(viewport);
+/** Lighthouse's phone (a 412 px wide touch screen at 1.75 device pixels) and the desktop width. */
+const SHIFT_DEVICES = {
+  phone: { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true },
+  desktop: { viewport: VIEWPORTS.desktop },
+};
+
+test('nothing moves as the floating buttons and the bar show (no layout shift), on a phone and a desktop', async ({ browser, baseURL }) => {
+  for (const [device, options] of Object.entries(SHIFT_DEVICES)) {
+    const context = await browser.newContext({ ...options, baseURL });
+    await context.addInitScript(() => {
+      const w = window as unknown as { shifts: string[] };
+      w.shifts = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; sources?: { node?: Node }[] })[]) {
+          w.shifts.push(`${entry.value.toFixed(4)} ${(entry.sources ?? []).map((s) => (s.node as Element | undefined)?.outerHTML?.slice(0, 60)).join(' | ')}`);
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    const page = await context.newPage();
     for (const path of ['/', ...FORM_PAGES]) {
       await withFloatingButtons(page, path);
       await page.waitForLoadState('networkidle');
-      expect(await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts), `${path} at ${viewport.width} px`).toEqual([]);
+      expect(await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts), `${path} on a ${device}`).toEqual([]);
     }
+    await context.close();
   }
 });
 
