@@ -14,6 +14,7 @@ async function shot(page: Page, name: string, options: { fullPage?: boolean } = 
 }
 
 const FORM_PAGES = ['/free-audit', '/auth?tab=signup'];
+const slug = (path: string) => path.replace(/\W+/g, '-').replace(/^-|-$/g, '');
 const DETAIL_KINDS = ['service', 'package', 'demo', 'article'] as const;
 
 /** One detail page of each kind, from the sitemap. */
@@ -110,7 +111,7 @@ test.describe('the floating buttons on a phone', () => {
   for (const path of FORM_PAGES) {
     test(`${path}: the chat launcher and the scroll button lie over no field, button or link, wherever the page is scrolled`, async ({ page }) => {
       await withFloatingButtons(page, path);
-      await shot(page, `form-${path.replace(/\W+/g, '-').replace(/^-|-$/g, '')}-390`);
+      await shot(page, `form-${slug(path)}-390`);
       expect(await coveredWhileScrolling(page)).toEqual([]);
       // Tabbing from the top of the page to the form's send button stops with it above the buttons.
       await scrollTo(page, 0);
@@ -166,6 +167,7 @@ test.describe('the page ends with the footer', () => {
       await page.setViewportSize(viewport);
       for (const path of ['/', ...FORM_PAGES, (await detailPaths(request))[0]!]) {
         await withFloatingButtons(page, path);
+        if (FORM_PAGES.includes(path)) await shot(page, `form-${slug(path)}-${viewport.width}`);
         expect(await belowFooter(page), `${path}: px of page under the footer`).toBe(0);
         await scrollTo(page, 1e6);
         const lastLine = await footerLastText(page);
