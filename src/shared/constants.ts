@@ -36,3 +36,9 @@ export const EMPTY_STATES = {
 } as const;
 
 export const PRICE_PROMPT = 'Sign up or log in to see prices';
+
+/**
+ * On <html>: the page as a visitor sees it, whoever is signed in (the landing page editor's live preview,
+ * decision 034). The browser's session store then reads no session: no account menu, no member prices.
+ */
+export const VISITOR_VIEW_ATTRIBUTE = 'data-visitor-view';

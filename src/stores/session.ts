@@ -4,6 +4,7 @@
  * Plain fetch against better-auth's /api/auth/get-session keeps this module tiny: it ships on every page.
  */
 import { atom } from 'nanostores';
+import { VISITOR_VIEW_ATTRIBUTE } from '../shared/constants';
 import { trackedFetch } from './connectivity';
 
 export type Role = 'user' | 'admin';
@@ -70,8 +71,12 @@ export function loadSession(force = false): Promise<SessionState> {
   if (!force && $session.get().status !== 'loading') return Promise.resolve($session.get());
   const request = (async () => {
     try {
-      const res = await trackedFetch('/api/auth/get-session', { credentials: 'same-origin', headers: { accept: 'application/json' } });
-      const body: unknown = res.ok ? await res.json() : null;
+      // The landing editor's live preview is the page as a visitor sees it (decision 034): no session there,
+      // so no account menu and no member prices, whoever is signed in.
+      const res = document.documentElement.hasAttribute(VISITOR_VIEW_ATTRIBUTE)
+        ? undefined
+        : await trackedFetch('/api/auth/get-session', { credentials: 'same-origin', headers: { accept: 'application/json' } });
+      const body: unknown = res?.ok ? await res.json() : null;
       const user = toSessionUser((body as { user?: unknown } | null)?.user);
       $session.set(user ? { status: 'authenticated', user } : { status: 'anonymous' });
     } catch {

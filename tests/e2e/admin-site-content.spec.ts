@@ -7,12 +7,17 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { PRICE_PROMPT } from '../../src/shared/constants';
 import { LANDING_BLOCKS } from '../../src/shared/landing';
+import { PUBLIC_NAV_LINKS } from '../../src/shared/navigation';
 import { ADMIN_STATE, gotoHydrated } from './support/accounts';
 import { VIEWPORTS } from './support/public-pages';
 import { scrollSettled } from './support/sortable';
 
 test.use({ storageState: ADMIN_STATE });
+
+/** LAYOUT_SCREENSHOTS=<folder>: the landing editor's preview as pictures (public-layout.spec.ts takes the rest). */
+const LAYOUT_SHOTS = process.env.LAYOUT_SCREENSHOTS;
 
 let visitor: APIRequestContext;
 test.beforeAll(async ({ playwright, baseURL }) => {
@@ -179,6 +184,39 @@ test.describe('landing page layout', () => {
     } finally {
       await resetToDefault(page);
     }
+  });
+
+  test("the live preview is the page as a visitor sees it (the visitor's navbar, the price prompts), with the unsaved layout", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    // The preview asks for no session: a visitor has none, and with the admin's the navbar became the admin's.
+    const sessionReads: string[] = [];
+    page.on('request', (req) => {
+      if (req.url().includes('/api/auth/get-session') && req.frame() !== page.mainFrame()) sessionReads.push(req.frame().url());
+    });
+    await gotoHydrated(page, '/admin/landing-page-config');
+    await expect.poll(() => previewBlocks(page)).toEqual([...LANDING_BLOCKS]);
+    // An unsaved change: the preview follows it.
+    await page.getByRole('checkbox', { name: 'Shown: Demos' }).uncheck();
+    await expect(page.locator('[data-save-state]')).toHaveText('Unsaved changes');
+    await expect.poll(() => previewBlocks(page), { timeout: 15_000 }).toEqual(LANDING_BLOCKS.filter((b) => b !== 'demos'));
+
+    const frame = (await (await page.locator('[data-landing-preview]').elementHandle())!.contentFrame())!;
+    await frame.waitForLoadState('networkidle');
+    const preview = page.frameLocator('[data-landing-preview]');
+    await expect(preview.locator('[data-nav-links] a')).toHaveText(PUBLIC_NAV_LINKS.map((l) => l.label));
+    await expect(preview.locator('[data-account-area]').getByRole('link', { name: 'Log in' })).toBeVisible();
+    await expect(preview.locator('[data-account-area]').getByRole('link', { name: /Book a call/ })).toBeVisible();
+    await expect(preview.locator('[data-account-name], [data-logout]')).toHaveCount(0);
+    await expect(preview.locator('[data-price-slot]').first()).toContainText(PRICE_PROMPT);
+    expect(sessionReads).toEqual([]);
+    if (LAYOUT_SHOTS) await page.locator('[aria-labelledby="landing-preview-title"]').screenshot({ path: `${LAYOUT_SHOTS}/landing-editor-preview-1280.png` });
+
+    // At phone width (390 px) in the frame: the visitor's navbar folds into its menu button.
+    await page.getByRole('button', { name: 'Phone' }).click();
+    await expect(preview.locator('[data-menu-toggle]')).toBeVisible();
+    if (LAYOUT_SHOTS) await page.locator('[aria-labelledby="landing-preview-title"]').screenshot({ path: `${LAYOUT_SHOTS}/landing-editor-preview-390.png` });
+    // Nothing was saved: visitors still get every block.
+    expect(blocksIn(await visitorHtml('/'))).toEqual([...LANDING_BLOCKS]);
   });
 
   test('the preview layout is for admins only: a visitor asking for it gets the stored page, never cached', async () => {
