@@ -223,7 +223,8 @@ describe('personTimeline', () => {
     expect(seen.filter((id) => id.startsWith('lead:'))).toHaveLength(1);
   });
 
-  it('answers fast for a member with 20,000 page-time rows (one index range scan)', async () => {
+  // How fast is measured in `npm run bench` (row (k), 100,000 rows), not here: a timing assert fails on a busy machine.
+  it('pages through a member with 20,000 page-time rows: the newest 100, and where the next page starts', async () => {
     const { userId: memberId } = await h.signUpVerified({ email: 'heavy@example.com' });
     const base = Date.UTC(2025, 0, 1);
     for (let chunk = 0; chunk < 20; chunk += 1) {
@@ -231,10 +232,7 @@ describe('personTimeline', () => {
         Array.from({ length: 1000 }, (_, i) => ({ id: `h-${chunk}-${i}`, userId: memberId, pagePath: '/pricing', durationMs: 5000, at: new Date(base + (chunk * 1000 + i) * 60_000), sessionId: `s${chunk}` })),
       );
     }
-    await personTimeline('heavy@example.com'); // warm
-    const started = performance.now();
     const page = await personTimeline('heavy@example.com');
-    expect(performance.now() - started).toBeLessThan(100);
     expect(page.entries).toHaveLength(100);
     expect(page.before).toBeInstanceOf(Date);
   });
