@@ -73,7 +73,7 @@ export function loadSession(force = false): Promise<SessionState> {
     try {
       // The landing editor's live preview is the page as a visitor sees it (decision 034): no session there,
       // so no account menu and no member prices, whoever is signed in.
-      const res = document.documentElement.hasAttribute(VISITOR_VIEW_ATTRIBUTE)
+      const res = globalThis.document?.documentElement.hasAttribute(VISITOR_VIEW_ATTRIBUTE)
         ? undefined
         : await trackedFetch('/api/auth/get-session', { credentials: 'same-origin', headers: { accept: 'application/json' } });
       const body: unknown = res?.ok ? await res.json() : null;

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { VISITOR_VIEW_ATTRIBUTE } from '../../src/shared/constants';
 import { $connectivity, CONNECTIVITY_TIMEOUT_MS, trackedFetch } from '../../src/stores/connectivity';
 import { $session, displayName, loadSession, signOut, toSessionUser } from '../../src/stores/session';
 
@@ -41,6 +42,14 @@ describe('session store', () => {
     expect(fetch).toHaveBeenCalledTimes(1);
     await loadSession(true);
     expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('the landing editor’s preview (the visitor-view mark on <html>) asks for no session: a visitor’s page', async () => {
+    const fetch = vi.fn(async () => json({ session: {}, user: rawUser }));
+    vi.stubGlobal('fetch', fetch);
+    vi.stubGlobal('document', { documentElement: { hasAttribute: (name: string) => name === VISITOR_VIEW_ATTRIBUTE } });
+    expect((await loadSession()).status).toBe('anonymous');
+    expect(fetch).not.toHaveBeenCalled();
   });
 
   it('null session → anonymous; a failed request → anonymous and offline', async () => {
