@@ -12,7 +12,7 @@ import { useId, useRef, useState, type DragEvent } from 'react';
 import { MEDIA_ACCEPT, MEDIA_FORMATS_TEXT, MEDIA_UPLOAD_MAX_BYTES, formatBytes, mediaIdOfValue, type MediaItem } from '../../shared/media-library';
 import { mediaVariantUrl } from '../../shared/media-variants';
 import { inputClass } from '../forms/field';
-import { TextInput } from './fields';
+import { Section, TextInput } from './fields';
 import { MediaLibraryDialog } from './MediaLibraryDialog';
 import { UploadProgress } from './UploadProgress';
 import { imageFileOf, useImageUpload } from './use-image-upload';
@@ -209,5 +209,31 @@ export function ImageField({ label, value, onValue, error, hint, alt, onAlt, alt
         />
       )}
     </div>
+  );
+}
+
+/** A record's "Picture" section (services, packages): its picture and the alt text it brings (decision 033). */
+export function PictureSection({
+  fields,
+  errors,
+  setField,
+}: {
+  fields: { picture: string; pictureAlt: string };
+  errors: Partial<Record<'picture' | 'pictureAlt', string>>;
+  setField(key: 'picture' | 'pictureAlt', value: string): void;
+}) {
+  return (
+    <Section title="Picture">
+      <ImageField
+        label="Picture URL"
+        value={fields.picture}
+        onValue={(v) => setField('picture', v)}
+        error={errors.picture}
+        alt={fields.pictureAlt}
+        onAlt={(v) => setField('pictureAlt', v)}
+        altError={errors.pictureAlt}
+        altRequired
+      />
+    </Section>
   );
 }

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { EditorShell } from '../../components/admin/EditorShell';
 import { Section, TextArea, TextInput, NumberInput, Toggle } from '../../components/admin/fields';
 import { RichTextField } from '../../components/admin/RichTextField';
-import { ImageField } from '../../components/admin/ImageField';
+import { PictureSection } from '../../components/admin/ImageField';
 import { ObjectListField } from '../../components/admin/ObjectListField';
 import { OrderedPickField, type PickOption } from '../../components/admin/OrderedPickField';
 import { useRecordEditor, type RecordActions } from '../../components/admin/use-record-editor';
@@ -184,18 +184,7 @@ export default function PackageEditor({ id, version, fields: initial, services, 
               )}
             </div>
           </Section>
-          <Section title="Picture">
-            <ImageField
-              label="Picture URL"
-              value={fields.picture}
-              onValue={(v) => setField('picture', v)}
-              error={errors.picture}
-              alt={fields.pictureAlt}
-              onAlt={(v) => setField('pictureAlt', v)}
-              altError={errors.pictureAlt}
-              altRequired
-            />
-          </Section>
+          <PictureSection fields={fields} errors={errors} setField={setField} />
           {editor.id !== undefined && (
             <Section title="Address" description="Changing the URL name moves the page; the old address keeps working (it redirects).">
               <TextInput label="URL name" value={editor.newId} onValue={editor.setNewId} error={errors.id} hint={`/package/${editor.newId || '…'}`} />

@@ -3,7 +3,7 @@ import { actions } from 'astro:actions';
 import { EditorShell } from '../../components/admin/EditorShell';
 import { itemErrors } from '../../components/admin/field-errors';
 import { Section, TextArea, TextInput, NumberInput } from '../../components/admin/fields';
-import { ImageField } from '../../components/admin/ImageField';
+import { PictureSection } from '../../components/admin/ImageField';
 import { RichTextField } from '../../components/admin/RichTextField';
 import { StringListField } from '../../components/admin/StringListField';
 import { useRecordEditor, type RecordActions } from '../../components/admin/use-record-editor';
@@ -79,18 +79,7 @@ export default function ServiceEditor({ id, version, fields: initial, currency }
           <Section title="Price" description="Only signed-in members see prices; visitors are asked to sign up.">
             <NumberInput label={`Price (${currency})`} value={fields.price} onValue={(v) => setField('price', v)} error={errors.price} hint="Leave empty for no price." />
           </Section>
-          <Section title="Picture">
-            <ImageField
-              label="Picture URL"
-              value={fields.picture}
-              onValue={(v) => setField('picture', v)}
-              error={errors.picture}
-              alt={fields.pictureAlt}
-              onAlt={(v) => setField('pictureAlt', v)}
-              altError={errors.pictureAlt}
-              altRequired
-            />
-          </Section>
+          <PictureSection fields={fields} errors={errors} setField={setField} />
           {editor.id !== undefined && (
             <Section title="Address" description="Changing the URL name moves the page; the old address keeps working (it redirects).">
               <TextInput label="URL name" value={editor.newId} onValue={editor.setNewId} error={errors.id} hint={`/service/${editor.newId || '…'}`} />
