@@ -44,6 +44,10 @@ for (const [label, command, args, extraEnv = {}] of steps) {
   console.log(`✔ ${label} (${seconds(started)} s)`);
 }
 
+/** The ends of failed background reports, printed again after everything. */
+const backgroundTails = [];
+const lastLines = (text, n) => text.trimEnd().split('\n').slice(-n).join('\n');
+
 /** Runs a step in the background with its output kept; resolves with its exit code, printing the output. */
 function inBackground([label, command, args, extraEnv = {}]) {
   console.log(`\n▶ ${label} (alongside the browser tests; its report follows when it ends)`);
@@ -56,6 +60,7 @@ function inBackground([label, command, args, extraEnv = {}]) {
     child.on('close', (code) => {
       console.log(`\n── ${label} ──\n${output}`);
       console.log(code === 0 ? `✔ ${label} (${seconds(started)} s)` : `\n✖ ${label} failed`);
+      if (code !== 0) backgroundTails.push(`── ${label} ──\n${lastLines(output, 60)}`);
       resolve(code ?? 1);
     });
   });
@@ -75,4 +80,10 @@ function inForeground([label, command, args, extraEnv = {}]) {
 
 const codes = await Promise.all([...alongside.map(inBackground), inForeground(browser)]);
 const failed = codes.find((code) => code !== 0);
-if (failed !== undefined) process.exit(failed);
+if (failed !== undefined) {
+  // A report printed mid-run scrolls away under the browser tests': the verdict is repeated last.
+  const labels = [...alongside, browser].filter((_, i) => codes[i] !== 0).map(([label]) => label);
+  if (backgroundTails.length) console.log(`\n── the end of each failed background report again ──\n${backgroundTails.join('\n')}`);
+  console.error(`\n✖ failed: ${labels.join(', ')}`);
+  process.exit(failed);
+}

@@ -67,7 +67,8 @@ describe('CDN purge queue', () => {
     purgeEndpoint.status = 503;
     await invalidateTags(noCache, [CACHE_TAGS.services]);
     await invalidateTags(noCache, [CACHE_TAGS.packages]);
-    const t0 = new Date();
+    // A ms on: the rows' due time is PostgreSQL's clock in microseconds, a JS date is whole ms behind it.
+    const t0 = new Date(Date.now() + 1);
     expect(await sendDuePurges(target, send, t0)).toMatchObject({ outcome: 'failed' });
 
     const rows = await handle.db.select().from(cdnPurges);
