@@ -11,8 +11,9 @@ const PUBLIC_CORE_MODULES =
 export default defineConfig({
   output: 'server',
   // Middleware mode: server.mjs owns the HTTP server (built files from memory, route-cache fast path,
-  // baseline headers) and hands everything else to Astro. See docs/decisions/002.
-  adapter: node({ mode: 'middleware', bodySizeLimit: LARGEST_BODY_BYTES }),
+  // baseline headers) and hands everything else to Astro. See docs/decisions/002. Pages are rendered whole
+  // before a byte is sent, so a proxy can retry an instance that dies mid-render (docs/decisions/036).
+  adapter: node({ mode: 'middleware', bodySizeLimit: LARGEST_BODY_BYTES, experimentalDisableStreaming: true }),
   integrations: [react()],
   trailingSlash: 'never',
   devToolbar: { enabled: false },

@@ -15,7 +15,7 @@ import { invalidateMemos } from './memo';
 import { registerRouteCache } from './route-cache';
 
 /** Headers that steer this cache, not browsers or CDNs: kept out of the stored (replayed) headers. */
-const NOT_REPLAYED = new Set(['set-cookie', 'cdn-cache-control', 'x-astro-cache']);
+const NOT_REPLAYED = new Set(['set-cookie', 'cdn-cache-control', 'x-astro-cache', 'content-length']);
 
 /** Tracking parameters never change what a page shows: one cache entry serves every campaign link. */
 const TRACKING_PARAM = /^(utm_|fbclid$|gclid$|msclkid$|ref$)/i;
