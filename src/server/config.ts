@@ -50,6 +50,8 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   SEED_DEMO_CONTENT: booleanFlag(true),
+  /** false: no page is stored; every request is a render (a CDN in front does the caching; the benchmark's renders). */
+  ROUTE_CACHE: booleanFlag(true),
   ROUTE_CACHE_BYTES: z.coerce
     .number({ error: 'must be a number of bytes' })
     .int()

@@ -39,6 +39,9 @@ export type ArticlesQuery =
   | { ok: true; page: number; tag: string | undefined }
   | { ok: false; field: 'page' | 'tag'; message: string };
 
+/** The parameters /articles reads (its route-cache key keeps only these, src/server/cache/page-queries.ts). */
+export const ARTICLES_QUERY_PARAMS = ['page', 'tag'] as const;
+
 /** `?page=` (absent or empty → 1) and `?tag=` (absent or empty → no filter) of /articles. */
 export function parseArticlesQuery(params: URLSearchParams): ArticlesQuery {
   const rawPage = params.get('page');

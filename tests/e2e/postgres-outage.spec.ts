@@ -51,8 +51,9 @@ const signIn = () =>
 
 /** A page that reads the database on every request: a new query string is never a route-cache hit. */
 let article: string;
-let uncached = 0;
-const articlePage = () => ask(`${article}?outage-check=${++uncached}`);
+let asked = 0;
+/** A page that reads the database on every request: an article nobody wrote is looked up, then the 404 page. */
+const unknownArticle = () => ask(`/article/outage-check-${++asked}`);
 
 const scrape = async () => (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
 
@@ -61,14 +62,15 @@ test('PostgreSQL down: 503 with Retry-After at once, not ready; back: the same p
   const listing = await ask('/articles');
   article = /href="(\/article\/[^"?#]+)"/.exec(listing.body)?.[1] ?? '';
   expect(article).not.toBe('');
-  expect((await articlePage()).status).toBe(200);
+  expect((await ask(article)).status).toBe(200); // now in the route cache
+  expect((await unknownArticle()).status).toBe(404);
   expect((await signIn()).status).toBe(401);
   expect((await ask('/services')).status).toBe(200); // now in the route cache
   const pid = server.child.pid;
 
   postgres.stop();
 
-  for (const answer of [await articlePage(), await signIn()]) {
+  for (const answer of [await unknownArticle(), await signIn()]) {
     expect(answer.status, answer.body).toBe(503);
     expect(answer.retryAfter).toBe('5');
     expect(answer.body).not.toMatch(/at .*\.(js|mjs|ts):\d+|Error:/); // no stack, no driver's words
@@ -79,12 +81,13 @@ test('PostgreSQL down: 503 with Retry-After at once, not ready; back: the same p
   expect(notReady.retryAfter).toBe('5');
   expect((await ask('/healthz')).status).toBe(200);
   expect((await ask('/services')).status).toBe(200); // a cached page needs no database
+  expect((await ask(`${article}?utm_source=outage`)).status).toBe(200); // nor does one asked with an invented query
   expect(metricValue(await scrape(), 'agency_database_up')).toBe(0);
 
   postgres.start();
 
   await expect.poll(async () => (await ask('/readyz')).status, { timeout: 30_000 }).toBe(200);
-  expect((await articlePage()).status).toBe(200);
+  expect((await unknownArticle()).status).toBe(404);
   expect((await signIn()).status).toBe(401);
   expect(metricValue(await scrape(), 'agency_database_up')).toBe(1);
   expect(metricValue(await scrape(), 'agency_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);

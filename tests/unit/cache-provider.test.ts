@@ -102,10 +102,10 @@ describe('route cache provider', () => {
     expect(provider.store.size).toBe(0);
   });
 
-  it('stores a URL with a query only when it is asked for a second time', async () => {
+  it('stores a URL with a query the page reads only when it is asked for a second time', async () => {
     const provider = createByteLimitedProvider();
     const page = renderer();
-    for (let i = 0; i < 50; i++) await provider.onRequest!(ctx(`http://x/?cachebuster=${i}`), page.next);
+    for (let i = 0; i < 50; i++) await provider.onRequest!(ctx(`http://x/articles?tag=t${i}`), page.next);
     expect(provider.store.size).toBe(0);
     await provider.onRequest!(ctx('http://x/articles?tag=ai'), page.next);
     expect(provider.store.size).toBe(0);
@@ -192,15 +192,45 @@ describe('shared-cache headers (a CDN or Varnish in front)', () => {
 });
 
 describe('cache key', () => {
-  it('ignores tracking parameters and parameter order, but keeps the ones pages read', () => {
+  it('keeps only the parameters the page reads, in one order', () => {
     expect(cacheKey(new URL('http://x/articles?utm_source=a&page=2&tag=ai&fbclid=z'))).toBe('/articles?page=2&tag=ai');
-    expect(cacheKey(new URL('http://x/articles?tag=ai&page=2'))).toBe('/articles?page=2&tag=ai');
+    expect(cacheKey(new URL('http://x/articles?tag=ai&page=2&x=1'))).toBe('/articles?page=2&tag=ai');
+    expect(cacheKey(new URL('http://x/free-audit?sent=1&ref=mail'))).toBe('/free-audit?sent=1');
+    expect(cacheKey(new URL('http://x/?layout=hero&preview'))).toBe('/?layout=hero&preview=');
+  });
+
+  it('drops every parameter a page does not read: invented query strings are the page itself', async () => {
+    const provider = createByteLimitedProvider();
+    const page = renderer();
+    await provider.onRequest!(ctx('http://x/'), page.next);
+    for (let i = 0; i < 50; i++) expect((await provider.onRequest!(ctx(`http://x/?cachebuster=${i}`), page.next)).headers.get('X-Astro-Cache')).toBe('HIT');
+    expect(page.renders()).toBe(1);
+    expect(provider.store.size).toBe(1);
+
     expect(cacheKey(new URL('http://x/?utm_campaign=x'))).toBe('/');
-    expect(cacheKey(new URL('http://x/?bench=1'))).not.toBe(cacheKey(new URL('http://x/?bench=2')));
+    expect(cacheKey(new URL('http://x/?bench=1'))).toBe('/');
+    expect(cacheKey(new URL('http://x/services?page=2&tag=ai&sent=1'))).toBe('/services');
+    expect(cacheKey(new URL('http://x/article/a?layout=x'))).toBe('/article/a');
+    expect(cacheKey(new URL('http://x/article/a?preview'))).toBe('/article/a?preview=');
   });
 
   it('does not key on the Host header: one site, one set of entries', () => {
     expect(cacheKey(new URL('http://evil.example/services'))).toBe(cacheKey(new URL('http://x/services')));
+  });
+});
+
+describe('with the cache off (ROUTE_CACHE=false)', () => {
+  it('renders every request and stores nothing, with the same shared-cache headers', async () => {
+    const provider = createByteLimitedProvider(undefined, { stores: false });
+    const page = renderer({ headers: { 'Cache-Control': 'public, max-age=0, must-revalidate', 'Cache-Tag': 'services, site' } });
+    const first = await provider.onRequest!(ctx('http://x/services'), page.next);
+    const second = await provider.onRequest!(ctx('http://x/services'), page.next);
+    expect(await second.text()).toBe('render 2');
+    expect(provider.store.size).toBe(0);
+    for (const res of [first, second]) {
+      expect(res.headers.get('X-Astro-Cache')).toBe('MISS');
+      expect(res.headers.get('Surrogate-Key')).toBe('services site');
+    }
   });
 });
 
@@ -220,8 +250,9 @@ describe('fast path for server.mjs', () => {
     // This cache's own steering header stays here; the CDN's purge tags go out on hits too.
     expect(names).not.toContain('cdn-cache-control');
     expect(names).toEqual(expect.arrayContaining(['surrogate-key', 'cache-tag', 'cdn-tag']));
-    expect(lookup('/services?page=2')).toBeUndefined();
+    expect(lookup('/services?page=2')).toBeDefined();
     expect(lookup('/services?utm_medium=email')).toBeDefined();
+    expect(lookup('/articles')).toBeUndefined();
     await provider.invalidate({ tags: ['services'] });
     expect(lookup('/services')).toBeUndefined();
   });

@@ -11,23 +11,22 @@ import { isPrivatePath } from '../security-headers';
 import { ByteLimitedStore, type CachedPage } from './byte-store';
 import { applySharedCacheHeaders } from './shared-cache';
 import { registerFastPath } from './fast-path';
+import { queryParamsReadAt } from './page-queries';
 import { invalidateMemos } from './memo';
 import { registerRouteCache } from './route-cache';
 
 /** Headers that steer this cache, not browsers or CDNs: kept out of the stored (replayed) headers. */
 const NOT_REPLAYED = new Set(['set-cookie', 'cdn-cache-control', 'x-astro-cache', 'content-length']);
 
-/** Tracking parameters never change what a page shows: one cache entry serves every campaign link. */
-const TRACKING_PARAM = /^(utm_|fbclid$|gclid$|msclkid$|ref$)/i;
-
 /**
- * Path plus the remaining query, sorted. Other parameters are kept because pages read them (?tag=,
- * ?page=); the byte bound keeps a flood of distinct queries from growing memory.
+ * Path plus the parameters the page reads (page-queries.ts), sorted. Any other parameter cannot change the
+ * page: one entry serves every campaign link, and invented query strings are hits, not renders.
  */
 export function cacheKey(url: URL): string {
   if (!url.search) return url.pathname;
-  const params = new URLSearchParams(url.searchParams);
-  for (const key of [...params.keys()]) if (TRACKING_PARAM.test(key)) params.delete(key);
+  const reads = queryParamsReadAt(url.pathname);
+  const params = new URLSearchParams();
+  for (const [name, value] of url.searchParams) if (reads.has(name)) params.append(name, value);
   params.sort();
   const qs = params.toString();
   return `${url.pathname}${qs ? `?${qs}` : ''}`;
@@ -66,7 +65,8 @@ function isStorable(response: Response, pathname: string): boolean {
 /** How many query URLs seen once are remembered (a few hundred KB of keys at most). */
 const SEEN_ONCE_LIMIT = 10_000;
 
-export function createByteLimitedProvider(maxBytes?: number): CacheProvider & { readonly store: ByteLimitedStore; clear(): void } {
+/** `stores: false` (ROUTE_CACHE=false) keeps every page out: each request renders, with the same headers. */
+export function createByteLimitedProvider(maxBytes?: number, { stores = true } = {}): CacheProvider & { readonly store: ByteLimitedStore; clear(): void } {
   const store = new ByteLimitedStore(maxBytes);
   // Admission: a URL with a query string is stored the second time it is asked for. One-off queries
   // (cache busters, a flood of random parameters) then never push real pages out of the cache, and the
@@ -76,6 +76,7 @@ export function createByteLimitedProvider(maxBytes?: number): CacheProvider & { 
   // answered but not stored. Another process's write reaches here while such a render runs.
   let generation = 0;
   const admit = (key: string) => {
+    if (!stores) return false;
     if (!key.includes('?') || seenOnce.delete(key)) return true;
     if (seenOnce.size >= SEEN_ONCE_LIMIT) seenOnce.clear();
     seenOnce.add(key);
@@ -138,9 +139,10 @@ export function createByteLimitedProvider(maxBytes?: number): CacheProvider & { 
 }
 
 const provider: CacheProviderFactory<{ maxBytes?: number }> = (options) => {
-  // The size comes from ROUTE_CACHE_BYTES at run time, not at build time (config.ts validates it).
+  // ROUTE_CACHE_BYTES and ROUTE_CACHE are read at run time, not at build time (config.ts validates them).
   const fromEnv = process.env.ROUTE_CACHE_BYTES ? Number(process.env.ROUTE_CACHE_BYTES) : undefined;
-  const provider = createByteLimitedProvider(options?.maxBytes ?? fromEnv);
+  const stores = !/^(false|0|no)$/.test(process.env.ROUTE_CACHE ?? '');
+  const provider = createByteLimitedProvider(options?.maxBytes ?? fromEnv, { stores });
   registerFastPath(provider.store, cacheKey);
   registerRouteCache({
     invalidate: (tags) => void provider.invalidate({ tags: [...tags] }),

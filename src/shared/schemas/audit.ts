@@ -112,6 +112,9 @@ export type AuditRequestInput = z.input<typeof auditRequestSchema>;
 export type AuditRequestFields = z.output<typeof auditRequestSchema>;
 
 /** The form's fields in the order the page shows them (the first one with an error gets focus). */
+/** /free-audit?sent=1: the thank-you state an accepted request without script is redirected to. */
+export const AUDIT_SENT_PARAM = 'sent';
+
 export const AUDIT_FORM_FIELDS = ['fullName', 'email', 'businessName', 'website', 'phone', 'businessType', 'goals', 'message', 'consent'] as const;
 export type AuditFormField = (typeof AUDIT_FORM_FIELDS)[number];
 
