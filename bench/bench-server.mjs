@@ -47,13 +47,13 @@ export async function halt(child) {
 }
 
 /**
- * @param {{ distDir: string, seed?: boolean, content?: object, env?: Record<string, string> }} options
+ * @param {{ distDir: string, seed?: boolean, content?: object, env?: Record<string, string>, nodeArgs?: string[] }} options
  *   distDir relative to the project; `content` the sections of a content file, imported first; `env` extra
- *   settings (DATABASE_URL for PostgreSQL, WORKERS: ready once every worker listens).
+ *   settings (DATABASE_URL for PostgreSQL, WORKERS: ready once every worker listens); `nodeArgs` Node flags.
  * @returns the server (`bench.server` is its current process), `restart()` (same data folder and port: a
  *   fresh process for a row that may have hurt the last one) and `stop()` (also removes the data folder).
  */
-export async function startBenchServer({ distDir, seed = true, content, env: extra = {} }) {
+export async function startBenchServer({ distDir, seed = true, content, env: extra = {}, nodeArgs = [] }) {
   if (!fs.existsSync(path.join(root, distDir, 'server', 'entry.mjs'))) throw new Error(`no build in ${distDir}/ (run npx astro build)`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-row-'));
   const removeDataDir = removeOnExit(dataDir);
@@ -77,7 +77,7 @@ export async function startBenchServer({ distDir, seed = true, content, env: ext
   const base = `http://127.0.0.1:${port}`;
 
   const launch = async () => {
-    const child = killOnExit(spawn(process.execPath, SERVER_NODE_ARGS, { cwd: root, env: { ...env, ...SERVER_ENV }, stdio: ['ignore', 'pipe', 'inherit'] }));
+    const child = killOnExit(spawn(process.execPath, [...bench.nodeArgs, ...SERVER_NODE_ARGS], { cwd: root, env: { ...env, ...SERVER_ENV }, stdio: ['ignore', 'pipe', 'inherit'] }));
     bench.server = child;
     // With WORKERS > 1 /readyz answers once the first worker listens; the primary says when all do.
     let stdout = '';
@@ -99,6 +99,8 @@ export async function startBenchServer({ distDir, seed = true, content, env: ext
     port,
     dataDir,
     server: undefined,
+    /** Node flags before the server's own (e.g. --cpu-prof); may be changed before `restart()`. */
+    nodeArgs,
     async restart() {
       await halt(bench.server);
       await launch();

@@ -79,7 +79,9 @@ function requestOf(kind, v, n, run) {
     case 'cached page':
       return { method: 'GET', path: '/' };
     case 'uncached page':
-      return { method: 'GET', path: `/services?lf=${mark}` };
+      // A record nobody has: looked up in the database and answered with the whole 404 page, never stored.
+      // (An invented query string is the cached page itself: the route cache keys on the parameters pages read.)
+      return { method: 'GET', path: `/service/${mark}` };
     case 'sign-in':
       return { method: 'POST', path: '/api/auth/sign-in/email', body: { email: `lf-nobody-${v}@example.com`, password: 'not-the-password-1' } };
     case 'audit request':

@@ -27,14 +27,13 @@ export function cpuMicros(pid) {
 /**
  * GET `path` for `duration` seconds over `connections` connections (at `overallRate` requests/s in all,
  * when given: latency as a visitor sees it, not as a saturated queue). `pid` is the server's process, or
- * all of them (a primary and its workers). `distinctQuery`: every request `path?bench=N`, a new route-cache
- * key each time, so each one is a full render.
+ * all of them (a primary and its workers). For renders, the server runs with ROUTE_CACHE=false: a query
+ * string the page does not read would be answered from the route cache.
  */
-export async function loadRun({ base, pid, path, headers = {}, connections = 20, duration = 10, overallRate, distinctQuery = false }) {
+export async function loadRun({ base, pid, path, headers = {}, connections = 20, duration = 10, overallRate }) {
   const pids = [pid].flat();
   const cpuOf = () => pids.reduce((sum, p) => sum + cpuMicros(p), 0);
-  let n = 0;
-  const request = { method: 'GET', path, headers, ...(distinctQuery ? { setupRequest: (req) => ({ ...req, path: `${path}?bench=${n++}` }) } : {}) };
+  const request = { method: 'GET', path, headers };
   const cpuBefore = cpuOf();
   const result = await autocannon({ url: base, connections, duration, ...(overallRate ? { overallRate } : {}), requests: [request] });
   const cpu = cpuOf() - cpuBefore;
@@ -67,12 +66,12 @@ function wrkMs(text) {
 /**
  * `loadRun` with wrk instead of autocannon, for rows where the load generator's own CPU would decide the
  * result: on a 2-core machine autocannon takes ~0.4 ms of CPU per request from the cores the server is
- * measured on (bench/workers.mjs). Same result shape. GET only; `distinctQuery` as in loadRun.
+ * measured on (bench/workers.mjs). Same result shape. GET only.
  */
-export async function wrkRun({ base, pid, path, connections = 20, duration = 10, distinctQuery = false }) {
+export async function wrkRun({ base, pid, path, connections = 20, duration = 10 }) {
   const pids = [pid].flat();
   const cpuOf = () => pids.reduce((sum, p) => sum + cpuMicros(p), 0);
-  const args = ['-t1', `-c${connections}`, `-d${duration}s`, '--latency', ...(distinctQuery ? ['-s', new URL('./wrk-distinct.lua', import.meta.url).pathname] : []), new URL(path, base).href];
+  const args = ['-t1', `-c${connections}`, `-d${duration}s`, '--latency', new URL(path, base).href];
   const cpuBefore = cpuOf();
   const out = await new Promise((resolve, reject) => execFile('wrk', args, (err, stdout) => (err ? reject(err) : resolve(stdout))));
   const cpu = cpuOf() - cpuBefore;
