@@ -2,6 +2,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
+import { pageImportsOnce } from './src/build/page-imports-once';
 import { ADMIN_ACTION_BODY_BYTES, LARGEST_BODY_BYTES } from './src/server/http/body-policy';
 
 /** Modules the public layout's scripts share (stores, constants, money, the login redirect key and banner flag, the visit's attribution). */
@@ -40,7 +41,7 @@ export default defineConfig({
     },
   },
   vite: {
-    plugins: [tailwindcss()],
+    plugins: [tailwindcss(), pageImportsOnce()],
     resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
     build: {
       rolldownOptions: {
