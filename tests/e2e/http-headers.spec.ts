@@ -53,7 +53,7 @@ test('a public page carries the same security headers on a cache miss and on a c
     expect(scriptSrc).not.toContain("'unsafe-inline'");
   }
   expect(hit.headers()['content-security-policy']).toBe(miss!.headers()['content-security-policy']);
-  expect(await hit.text()).toBe(await miss.text());
+  expect(await hit.text()).toBe(await miss!.text());
 });
 
 test('private areas answer "private, no-store" and are never served from the route cache', async ({ request }) => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { invalidateMemos, tagMemo } from '../../src/server/cache/memo';
+import { invalidateMemos, memoizedRead, tagMemo } from '../../src/server/cache/memo';
 
 afterEach(() => vi.useRealTimers());
 
@@ -45,5 +45,33 @@ describe('tag memo', () => {
     await expect(memo.get('/')).rejects.toThrow('database down');
     fail = false;
     expect(await memo.get('/')).toBe('ok');
+  });
+});
+
+describe('memoizedRead', () => {
+  it('reads once per argument list until a tag is invalidated, passing the arguments as given', async () => {
+    const calls: unknown[][] = [];
+    const read = memoizedRead(['articles'], 60_000, async (tag: string | undefined, page: number) => (calls.push([tag, page]), `${tag}:${page}`));
+    expect(await read(undefined, 1)).toBe('undefined:1');
+    expect(await read(undefined, 1)).toBe('undefined:1');
+    expect(await read('ai', 1)).toBe('ai:1');
+    expect(calls).toEqual([[undefined, 1], ['ai', 1]]);
+    invalidateMemos(['services']);
+    await read(undefined, 1);
+    expect(calls).toHaveLength(2);
+    invalidateMemos(['articles']);
+    await read(undefined, 1);
+    expect(calls).toHaveLength(3);
+  });
+
+  it('does not keep a failed read', async () => {
+    let fail = true;
+    const read = memoizedRead(['demos'], 60_000, async () => {
+      if (fail) throw new Error('database away');
+      return 'ok';
+    });
+    await expect(read()).rejects.toThrow('database away');
+    fail = false;
+    expect(await read()).toBe('ok');
   });
 });

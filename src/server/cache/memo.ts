@@ -40,6 +40,26 @@ export function tagMemo<T>(tags: readonly string[], ttlMs: number, load: (key: s
   return memo;
 }
 
+/**
+ * `read` kept per argument list until one of `tags` is invalidated (or `ttlMs` passes): for public content,
+ * which changes only when an admin saves, so each process reads it once per change rather than once per
+ * render. The value is shared by every caller: treat it as read-only.
+ */
+export function memoizedRead<A extends unknown[], T>(tags: readonly string[], ttlMs: number, read: (...args: A) => Promise<T>): (...args: A) => Promise<T> {
+  // The memo calls its loader synchronously inside `get`: the arguments themselves reach `read` (a JSON
+  // round trip would turn undefined into null).
+  let current: A | undefined;
+  const memo = tagMemo(tags, ttlMs, () => read(...current!));
+  return (...args) => {
+    current = args;
+    try {
+      return memo.get(JSON.stringify(args));
+    } finally {
+      current = undefined;
+    }
+  };
+}
+
 /** Drops every memo (events may have been missed). */
 export function clearAllMemos() {
   for (const m of registry) m.clear();
