@@ -648,6 +648,27 @@ export const pageTimes = pgTable(
   (t) => [index("page_times_user_at_idx").on(t.userId, t.at)],
 );
 
+/**
+ * Each member's page-time per path, summed over page_times: total time, records and the latest one. What
+ * the admin's user page shows (the top paths, the record count) without reading a member's 100,000 rows
+ * on every view. PostgreSQL triggers on page_times keep it exact (insert, update incl. the import's upsert,
+ * delete incl. a member's, truncate; drizzle/0011_page_time_totals.sql), so every writer is covered.
+ * Never written by the app.
+ */
+export const pageTimeTotals = pgTable(
+  "page_time_totals",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    pagePath: text("page_path").notNull(),
+    totalMs: bigint("total_ms", { mode: "number" }).notNull(),
+    views: bigint("views", { mode: "number" }).notNull(),
+    lastSeen: at("last_seen").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.pagePath] })],
+);
+
 /*
  * First-party analytics (decision 014): counted per UTC day, never per person. A visitor is a hash of
  * (the day's random salt, address, user agent, host); the hashes of a day are kept only to tell a new
