@@ -46,26 +46,38 @@ export async function countByDay(range: { start: Date; end: Date }, timeZone: st
   return rows.map((r) => ({ day: String(r.day), kind: r.kind, n: n(r.n) }));
 }
 
-const hasUtm = sql`(${leadEvents.utmSource} <> '' or ${leadEvents.utmMedium} <> '' or ${leadEvents.utmCampaign} <> '')`;
-const utmPart = (column: SQLWrapper) => sql<string>`case when ${hasUtm} then ${column} else '' end`;
-// The host of a stored referrer ("https://www.example.com" → "www.example.com"); only when no UTM is set.
-const referrerHost = sql<string>`case when ${hasUtm} then '' else coalesce(lower(substring(${leadEvents.referrer} from '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#:@]+)')), '') end`;
-
 /**
  * The sources that brought the most leads in [start, end): the UTM source/medium/campaign when any is set,
- * else the referring host, else direct (all empty). Most leads first, ties by name.
+ * else the referring host, else direct (all empty). Most leads first, ties by name. The events are counted
+ * per stored (source, medium, campaign, referrer) first and the host is taken from each distinct referrer,
+ * not from every event's.
  */
 export async function topSources(range: { start: Date; end: Date }, limit: number, ex: Reader = db()) {
-  const source = utmPart(leadEvents.utmSource);
-  const medium = utmPart(leadEvents.utmMedium);
-  const campaign = utmPart(leadEvents.utmCampaign);
-  const total = sql<number>`count(*)`;
-  const rows = await ex
-    .select({ utmSource: source, utmMedium: medium, utmCampaign: campaign, referrerHost: referrerHost, n: total })
+  const stored = ex
+    .select({
+      utmSource: leadEvents.utmSource,
+      utmMedium: leadEvents.utmMedium,
+      utmCampaign: leadEvents.utmCampaign,
+      referrer: leadEvents.referrer,
+      n: sql<number>`count(*)`.as('n'),
+    })
     .from(leadEvents)
     .where(and(gte(leadEvents.at, range.start), lt(leadEvents.at, range.end), notByTeam))
+    .groupBy(leadEvents.utmSource, leadEvents.utmMedium, leadEvents.utmCampaign, leadEvents.referrer)
+    .as('stored');
+  const hasUtm = sql`(${stored.utmSource} <> '' or ${stored.utmMedium} <> '' or ${stored.utmCampaign} <> '')`;
+  const utmPart = (column: SQLWrapper) => sql<string>`case when ${hasUtm} then ${column} else '' end`;
+  // The host of a stored referrer ("https://www.example.com" → "www.example.com"); only when no UTM is set.
+  const referrerHost = sql<string>`case when ${hasUtm} then '' else coalesce(lower(substring(${stored.referrer} from '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#:@]+)')), '') end`;
+  const source = utmPart(stored.utmSource);
+  const medium = utmPart(stored.utmMedium);
+  const campaign = utmPart(stored.utmCampaign);
+  const total = sql<number>`sum(${stored.n})`;
+  const rows = await ex
+    .select({ utmSource: source, utmMedium: medium, utmCampaign: campaign, referrerHost: referrerHost, n: total })
+    .from(stored)
     .groupBy(source, medium, campaign, referrerHost)
-    .orderBy(sql`count(*) desc`, source, medium, campaign, referrerHost)
+    .orderBy(sql`${total} desc`, source, medium, campaign, referrerHost)
     .limit(limit);
   return rows.map((r) => ({
     utmSource: String(r.utmSource ?? ''),
