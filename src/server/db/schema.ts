@@ -727,6 +727,42 @@ export const analyticsSources = pgTable(
   (t) => [primaryKey({ columns: [t.day, t.referrerHost, t.utmSource, t.utmMedium, t.utmCampaign] })],
 );
 
+/*
+ * The same page views and visits summed per week (`week` = the Monday of the days' week): what the
+ * overview's top pages, sources and campaigns read for the whole weeks of a period, with only the days
+ * at its ends from the per-day tables. Kept equal to the sums of those tables by PostgreSQL triggers on
+ * them (insert, the ingest's increments, update, delete, truncate; drizzle/0012_analytics_weeks.sql).
+ * Never written by the app.
+ */
+
+/** Page views per week and path. */
+export const analyticsPageWeeks = pgTable(
+  "analytics_page_weeks",
+  {
+    week: date("week", { mode: "string" }).notNull(),
+    path: text("path").notNull(),
+    views: bigint("views", { mode: "number" }).notNull(),
+    /** How many per-day rows the week holds: the week's row goes when the last one does. */
+    dayRows: integer("day_rows").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.week, t.path] })],
+);
+
+/** Visits per week by where they came from (as analytics_sources). */
+export const analyticsSourceWeeks = pgTable(
+  "analytics_source_weeks",
+  {
+    week: date("week", { mode: "string" }).notNull(),
+    referrerHost: text("referrer_host").notNull(),
+    utmSource: text("utm_source").notNull(),
+    utmMedium: text("utm_medium").notNull(),
+    utmCampaign: text("utm_campaign").notNull(),
+    visits: bigint("visits", { mode: "number" }).notNull(),
+    dayRows: integer("day_rows").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.week, t.referrerHost, t.utmSource, t.utmMedium, t.utmCampaign] })],
+);
+
 /** Page views per day by device class: 'mobile' | 'tablet' | 'desktop'. */
 export const analyticsDevices = pgTable(
   "analytics_devices",
