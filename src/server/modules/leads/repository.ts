@@ -1,7 +1,7 @@
 /**
  * Lead events: data access only (Drizzle). The insert is the audit module's (one definition, taken by the
  * audit service, the chat and this module); the counts are the admin overview's, made in SQL over a time
- * range so they use lead_events_at_idx / lead_events_kind_at_idx.
+ * range so they use lead_events_at_idx.
  */
 import { and, gte, lt, sql, type SQLWrapper } from 'drizzle-orm';
 import { db } from '../../db';
@@ -15,35 +15,34 @@ type Reader = Pick<Database, 'select'>;
 
 const n = (v: unknown) => Number(v ?? 0);
 
-/** Events per kind in [start, end) and in [previousStart, start), one indexed range scan. */
-export async function countByKind(range: { previousStart: Date; start: Date; end: Date }, ex: Reader = db()) {
-  const rows = await ex
-    .select({
-      kind: leadEvents.kind,
-      current: sql<number>`count(*) filter (where ${leadEvents.at} >= ${range.start})`,
-      previous: sql<number>`count(*) filter (where ${leadEvents.at} < ${range.start})`,
-    })
-    .from(leadEvents)
-    .where(and(gte(leadEvents.at, range.previousStart), lt(leadEvents.at, range.end), notByTeam))
-    .groupBy(leadEvents.kind);
-  return rows.map((r) => ({ kind: r.kind, current: n(r.current), previous: n(r.previous) }));
-}
-
 /** The calendar day (YYYY-MM-DD) an event happened on in `timeZone`, as SQL (PostgreSQL's AT TIME ZONE knows DST). */
 const dayIn = (timeZone: string) => sql<string>`to_char(${leadEvents.at} at time zone ${timeZone}, 'YYYY-MM-DD')`;
 
 /**
- * Events per day of `timeZone` and kind in [start, end); days without events are not returned (the caller
- * zero-fills). Grouped by position: the zone is a bound parameter, and PostgreSQL does not match two
- * placeholders as the same expression.
+ * The overview's counts in one indexed range scan of [previousStart, end): events per kind in [start, end)
+ * and in [previousStart, start), and per day of `timeZone` and kind in [start, end) (days without events
+ * are not returned: the caller zero-fills). The day is formatted for the current period's events only; the
+ * previous period's are grouped under no day. Grouped by position: the zone is a bound parameter, and
+ * PostgreSQL does not match two placeholders as the same expression.
  */
-export async function countByDay(range: { start: Date; end: Date }, timeZone: string, ex: Reader = db()) {
+export async function countByKindAndDay(range: { previousStart: Date; start: Date; end: Date }, timeZone: string, ex: Reader = db()) {
   const rows = await ex
-    .select({ day: dayIn(timeZone), kind: leadEvents.kind, n: sql<number>`count(*)` })
+    .select({ day: sql<string | null>`case when ${leadEvents.at} >= ${range.start} then ${dayIn(timeZone)} end`, kind: leadEvents.kind, n: sql<number>`count(*)` })
     .from(leadEvents)
-    .where(and(gte(leadEvents.at, range.start), lt(leadEvents.at, range.end), notByTeam))
+    .where(and(gte(leadEvents.at, range.previousStart), lt(leadEvents.at, range.end), notByTeam))
     .groupBy(sql`1`, sql`2`);
-  return rows.map((r) => ({ day: String(r.day), kind: r.kind, n: n(r.n) }));
+  const byKind = new Map<string, { kind: string; current: number; previous: number }>();
+  const byDay: { day: string; kind: string; n: number }[] = [];
+  for (const r of rows) {
+    const counts = byKind.get(r.kind) ?? { kind: r.kind, current: 0, previous: 0 };
+    byKind.set(r.kind, counts);
+    if (r.day === null) counts.previous += n(r.n);
+    else {
+      counts.current += n(r.n);
+      byDay.push({ day: String(r.day), kind: r.kind, n: n(r.n) });
+    }
+  }
+  return { byKind: [...byKind.values()], byDay };
 }
 
 /**
