@@ -310,17 +310,11 @@ describe('the admin report of a member’s page-time', () => {
   it('page_time_totals stays the sums over page_times through every write: insert, bulk insert, upsert, update, delete, a member deleted, truncate', async () => {
     const db = h.handle.db;
     const other = await h.signUpVerified({ email: 'other@example.com' });
-    const recomputed = async () =>
-      (
-        await db.execute(
-          sql`select user_id, page_path, sum(duration_ms)::float8 as total_ms, count(*)::float8 as views, max(at) as last_seen from page_times group by 1, 2 order by 1, 2`,
-        )
-      ).rows.map((r) => ({ ...r, last_seen: new Date(r.last_seen as string).toISOString() }));
-    const kept = async () =>
-      (await db.execute(sql`select user_id, page_path, total_ms::float8, views::float8, last_seen from page_time_totals order by 1, 2`)).rows.map((r) => ({
-        ...r,
-        last_seen: new Date(r.last_seen as string).toISOString(),
-      }));
+    const rows = async (query: ReturnType<typeof sql>) =>
+      ((await db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows.map((r) => ({ ...r, last_seen: new Date(r.last_seen as string).toISOString() }));
+    const recomputed = () =>
+      rows(sql`select user_id, page_path, sum(duration_ms)::float8 as total_ms, count(*)::float8 as views, max(at) as last_seen from page_times group by 1, 2 order by 1, 2`);
+    const kept = () => rows(sql`select user_id, page_path, total_ms::float8, views::float8, last_seen from page_time_totals order by 1, 2`);
     const same = async () => expect(await kept()).toEqual(await recomputed());
     await add(member.userId, '/a', 1000, 10);
     await add(member.userId, '/a', 2000, 5);
