@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/server/db/client';
 import { analyticsDays, analyticsDevices, analyticsPages, analyticsSources, leadEvents } from '../../src/server/db/schema';
-import { analyticsReport, TOP_N } from '../../src/server/modules/analytics/report';
+import { analyticsReport, TOP_N, weeksOf } from '../../src/server/modules/analytics/report';
 import { leadPeriodRange, type LeadPeriod } from '../../src/shared/lead-events';
 import { periodDayKeys } from '../../src/shared/overview';
 import { freshDatabase } from '../support/db';
@@ -183,5 +183,59 @@ describe('analyticsReport', () => {
     const r = await analyticsReport(range);
     expect(r.leads).toEqual({ current: 1, previous: 1 });
     expect(r.conversion).toEqual({ current: null, previous: 0.25 });
+  });
+});
+
+describe('the weekly tables the top lists read', () => {
+  const weekly = () =>
+    direct(sql`select week::text, path, views::float8 as views, day_rows from analytics_page_weeks order by 1, 2`).then(async (pages) => ({
+      pages,
+      sources: await direct(
+        sql`select week::text, referrer_host, utm_source, utm_medium, utm_campaign, visits::float8 as visits, day_rows from analytics_source_weeks order by 1, 2, 3, 4, 5`,
+      ),
+    }));
+  // The same sums made from the per-day tables (a week starts on Monday).
+  const fromDays = () =>
+    direct(
+      sql`select (day - (extract(isodow from day)::int - 1))::text as week, path, sum(views)::float8 as views, count(*)::int as day_rows from analytics_pages group by 1, 2 order by 1, 2`,
+    ).then(async (pages) => ({
+      pages,
+      sources: await direct(
+        sql`select (day - (extract(isodow from day)::int - 1))::text as week, referrer_host, utm_source, utm_medium, utm_campaign, sum(visits)::float8 as visits, count(*)::int as day_rows
+            from analytics_sources group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5`,
+      ),
+    }));
+  const same = async () => expect(await weekly()).toEqual(await fromDays());
+
+  it('stay the per-day sums through every write: insert, the ingest’s increments, update, delete, truncate', async () => {
+    await seed();
+    await same();
+    expect((await weekly()).pages.length).toBeGreaterThan(0);
+    // The ingest's flush: insert … on conflict do update, new and existing rows in one statement.
+    await h.db.execute(
+      sql`insert into analytics_pages (day, path, views) values (${dayAgo(0)}, '/', 4), (${dayAgo(0)}, '/new', 1), (${dayAgo(40)}, '/services', 2)
+          on conflict (day, path) do update set views = analytics_pages.views + excluded.views`,
+    );
+    await h.db.execute(
+      sql`insert into analytics_sources (day, referrer_host, utm_source, utm_medium, utm_campaign, visits) values (${dayAgo(0)}, '', '', '', '', 3), (${dayAgo(1)}, 'new.example', '', '', '', 1)
+          on conflict (day, referrer_host, utm_source, utm_medium, utm_campaign) do update set visits = analytics_sources.visits + excluded.visits`,
+    );
+    await same();
+    await h.db.execute(sql`update analytics_pages set day = ${dayAgo(100)} where path = '/new'`);
+    await same();
+    await h.db.execute(sql`delete from analytics_pages where path = '/new'`);
+    await h.db.execute(sql`delete from analytics_sources where referrer_host = 'news.example'`);
+    await same();
+    expect((await weekly()).pages.some((r) => r.path === '/new')).toBe(false);
+    await h.db.execute(sql`truncate analytics_pages, analytics_sources`);
+    expect(await weekly()).toEqual({ pages: [], sources: [] });
+  });
+
+  it('a period is its whole weeks (Monday to Sunday) and the days at its ends', () => {
+    // Thursday 27 August to Thursday 26 November 2026 (end exclusive): whole weeks from Monday 31 August to Monday 23 November.
+    expect(weeksOf({ start: '2026-08-27', end: '2026-11-26' })).toEqual({ firstWeek: '2026-08-31', endWeek: '2026-11-23' });
+    expect(weeksOf({ start: '2026-11-16', end: '2026-11-23' })).toEqual({ firstWeek: '2026-11-16', endWeek: '2026-11-23' });
+    // No whole week inside: every day from the per-day tables.
+    expect(weeksOf({ start: '2026-11-18', end: '2026-11-25' })).toEqual({ firstWeek: '2026-11-25', endWeek: '2026-11-25' });
   });
 });

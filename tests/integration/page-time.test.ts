@@ -307,6 +307,47 @@ describe('the admin report of a member’s page-time', () => {
     ]);
   });
 
+  it('page_time_totals stays the sums over page_times through every write: insert, bulk insert, upsert, update, delete, a member deleted, truncate', async () => {
+    const db = h.handle.db;
+    const other = await h.signUpVerified({ email: 'other@example.com' });
+    const rows = async (query: ReturnType<typeof sql>) =>
+      ((await db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows.map((r) => ({ ...r, last_seen: new Date(r.last_seen as string).toISOString() }));
+    const recomputed = () =>
+      rows(sql`select user_id, page_path, sum(duration_ms)::float8 as total_ms, count(*)::float8 as views, max(at) as last_seen from page_times group by 1, 2 order by 1, 2`);
+    const kept = () => rows(sql`select user_id, page_path, total_ms::float8, views::float8, last_seen from page_time_totals order by 1, 2`);
+    const same = async () => expect(await kept()).toEqual(await recomputed());
+    await add(member.userId, '/a', 1000, 10);
+    await add(member.userId, '/a', 2000, 5);
+    await add(other.userId, '/a', 4000, 7);
+    await same();
+    await db.insert(pageTimes).values([
+      { id: 'bulk-1', userId: member.userId, pagePath: '/b', durationMs: 3000, at: at(3), sessionId: 's' },
+      { id: 'bulk-2', userId: member.userId, pagePath: '/b', durationMs: 5000, at: at(1), sessionId: 's' },
+      { id: 'bulk-3', userId: other.userId, pagePath: '/a', durationMs: 6000, at: at(20), sessionId: 's' },
+    ]);
+    await same();
+    // The import's upsert: an existing id moved to another path and time, a new one added.
+    await db
+      .insert(pageTimes)
+      .values([
+        { id: 'bulk-2', userId: member.userId, pagePath: '/a', durationMs: 9000, at: at(2), sessionId: 's' },
+        { id: 'bulk-4', userId: member.userId, pagePath: '/c', durationMs: 1500, at: at(4), sessionId: 's' },
+      ])
+      .onConflictDoUpdate({ target: pageTimes.id, set: { pagePath: sql`excluded.page_path`, durationMs: sql`excluded.duration_ms`, at: sql`excluded.at` } });
+    await same();
+    await db.update(pageTimes).set({ durationMs: 100 }).where(eq(pageTimes.id, 'bulk-1'));
+    await same();
+    await db.delete(pageTimes).where(eq(pageTimes.id, 'bulk-1')); // the last record of /b
+    await same();
+    expect((await pageTimeTotals(member.userId)).map((t) => t.pagePath)).toEqual(['/a', '/c']);
+    expect((await pageTimeTimeline(member.userId)).total).toBe(4);
+    await db.delete(users).where(eq(users.id, other.userId));
+    await same();
+    expect(await kept()).toHaveLength(2);
+    await db.execute(sql`truncate page_times`);
+    expect(await kept()).toEqual([]);
+  });
+
   it('what the endpoint stored is what the report shows', async () => {
     await beacon(record({ pagePath: '/about', duration: 4200, timestamp: NOW - 4200 }));
     await beacon(record({ pagePath: '/about', duration: 3100, timestamp: NOW - 3100 }));

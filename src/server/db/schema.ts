@@ -648,6 +648,27 @@ export const pageTimes = pgTable(
   (t) => [index("page_times_user_at_idx").on(t.userId, t.at)],
 );
 
+/**
+ * Each member's page-time per path, summed over page_times: total time, records and the latest one. What
+ * the admin's user page shows (the top paths, the record count) without reading a member's 100,000 rows
+ * on every view. PostgreSQL triggers on page_times keep it exact (insert, update incl. the import's upsert,
+ * delete incl. a member's, truncate; drizzle/0011_page_time_totals.sql), so every writer is covered.
+ * Never written by the app.
+ */
+export const pageTimeTotals = pgTable(
+  "page_time_totals",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    pagePath: text("page_path").notNull(),
+    totalMs: bigint("total_ms", { mode: "number" }).notNull(),
+    views: bigint("views", { mode: "number" }).notNull(),
+    lastSeen: at("last_seen").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.pagePath] })],
+);
+
 /*
  * First-party analytics (decision 014): counted per UTC day, never per person. A visitor is a hash of
  * (the day's random salt, address, user agent, host); the hashes of a day are kept only to tell a new
@@ -704,6 +725,42 @@ export const analyticsSources = pgTable(
     visits: integer("visits").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.day, t.referrerHost, t.utmSource, t.utmMedium, t.utmCampaign] })],
+);
+
+/*
+ * The same page views and visits summed per week (`week` = the Monday of the days' week): what the
+ * overview's top pages, sources and campaigns read for the whole weeks of a period, with only the days
+ * at its ends from the per-day tables. Kept equal to the sums of those tables by PostgreSQL triggers on
+ * them (insert, the ingest's increments, update, delete, truncate; drizzle/0012_analytics_weeks.sql).
+ * Never written by the app.
+ */
+
+/** Page views per week and path. */
+export const analyticsPageWeeks = pgTable(
+  "analytics_page_weeks",
+  {
+    week: date("week", { mode: "string" }).notNull(),
+    path: text("path").notNull(),
+    views: bigint("views", { mode: "number" }).notNull(),
+    /** How many per-day rows the week holds: the week's row goes when the last one does. */
+    dayRows: integer("day_rows").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.week, t.path] })],
+);
+
+/** Visits per week by where they came from (as analytics_sources). */
+export const analyticsSourceWeeks = pgTable(
+  "analytics_source_weeks",
+  {
+    week: date("week", { mode: "string" }).notNull(),
+    referrerHost: text("referrer_host").notNull(),
+    utmSource: text("utm_source").notNull(),
+    utmMedium: text("utm_medium").notNull(),
+    utmCampaign: text("utm_campaign").notNull(),
+    visits: bigint("visits", { mode: "number" }).notNull(),
+    dayRows: integer("day_rows").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.week, t.referrerHost, t.utmSource, t.utmMedium, t.utmCampaign] })],
 );
 
 /** Page views per day by device class: 'mobile' | 'tablet' | 'desktop'. */

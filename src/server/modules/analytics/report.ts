@@ -7,11 +7,13 @@
  */
 import { and, asc, desc, gte, lt, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { db } from '../../db';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client';
-import { analyticsDays, analyticsDevices, analyticsPages, analyticsSources, leadEvents } from '../../db/schema';
+import { analyticsDays, analyticsDevices, analyticsPages, analyticsPageWeeks, analyticsSources, analyticsSourceWeeks, leadEvents } from '../../db/schema';
 import type { LeadPeriodRange } from '../../../shared/lead-events';
 import { notByTeam } from '../leads/team';
 import { flushAnalytics } from './ingest';
+import { addDays } from '../../../shared/dates';
 import { chronologicalDays, conversionRate, DEVICE_CLASSES, periodDayKeys, type DeviceClass } from '../../../shared/overview';
 
 type Reader = Pick<Database, 'select'>;
@@ -107,42 +109,77 @@ async function siteTotals(keys: DayKeys, ex: Reader): Promise<AnalyticsReport['t
   };
 }
 
+/**
+ * The period's whole weeks (Monday to Sunday, `week` keys of the weekly tables) and the days at its ends
+ * outside them, which the per-day tables answer. No whole week: every day comes from the per-day tables.
+ */
+export function weeksOf(keys: Pick<DayKeys, 'start' | 'end'>): { firstWeek: string; endWeek: string } {
+  const weekday = (day: string) => (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
+  const firstWeek = addDays(keys.start, (7 - weekday(keys.start)) % 7);
+  const endWeek = addDays(keys.end, -weekday(keys.end));
+  return firstWeek < endWeek ? { firstWeek, endWeek } : { firstWeek: keys.end, endWeek: keys.end };
+}
+
+/** The days of [start, end) that are not in a whole week of the period, for `day`. */
+function outsideWholeWeeks(day: AnyPgColumn, keys: DayKeys): SQL {
+  const { firstWeek, endWeek } = weeksOf(keys);
+  return sql`((${day} >= ${keys.start} and ${day} < ${firstWeek}) or (${day} >= ${endWeek} and ${day} < ${keys.end}))`;
+}
+
+function wholeWeeks(week: AnyPgColumn, keys: DayKeys): SQL {
+  const { firstWeek, endWeek } = weeksOf(keys);
+  return sql`(${week} >= ${firstWeek} and ${week} < ${endWeek})`;
+}
+
 async function topPages(keys: DayKeys, limit: number, ex: Reader) {
-  const views = sql<number>`sum(${analyticsPages.views})`;
-  const rows = await ex
-    .select({ path: analyticsPages.path, views })
-    .from(analyticsPages)
-    .where(and(gte(analyticsPages.day, keys.start), lt(analyticsPages.day, keys.end)))
-    .groupBy(analyticsPages.path)
-    .orderBy(desc(views), asc(analyticsPages.path))
-    .limit(limit);
-  return rows.map((r) => ({ path: r.path, views: n(r.views) }));
+  const rows = ex
+    .select({ path: analyticsPageWeeks.path, views: analyticsPageWeeks.views })
+    .from(analyticsPageWeeks)
+    .where(wholeWeeks(analyticsPageWeeks.week, keys))
+    .unionAll(ex.select({ path: analyticsPages.path, views: sql<number>`${analyticsPages.views}::bigint` }).from(analyticsPages).where(outsideWholeWeeks(analyticsPages.day, keys)))
+    .as('page_views');
+  const views = sql<number>`sum(${rows.views})`;
+  const top = await ex.select({ path: rows.path, views }).from(rows).groupBy(rows.path).orderBy(desc(views), asc(rows.path)).limit(limit);
+  return top.map((r) => ({ path: r.path, views: n(r.views) }));
+}
+
+/** The period's source rows: its whole weeks from analytics_source_weeks, the days at its ends from analytics_sources. */
+function sourceRows(keys: DayKeys, ex: Reader) {
+  const w = analyticsSourceWeeks;
+  const d = analyticsSources;
+  return ex
+    .select({ referrerHost: w.referrerHost, utmSource: w.utmSource, utmMedium: w.utmMedium, utmCampaign: w.utmCampaign, visits: w.visits })
+    .from(w)
+    .where(wholeWeeks(w.week, keys))
+    .unionAll(
+      ex
+        .select({ referrerHost: d.referrerHost, utmSource: d.utmSource, utmMedium: d.utmMedium, utmCampaign: d.utmCampaign, visits: sql<number>`${d.visits}::bigint` })
+        .from(d)
+        .where(outsideWholeWeeks(d.day, keys)),
+    )
+    .as('source_visits');
 }
 
 async function topSources(keys: DayKeys, limit: number, ex: Reader) {
-  const source = sql<string>`case when ${analyticsSources.utmSource} <> '' then ${analyticsSources.utmSource} else ${analyticsSources.referrerHost} end`;
-  const visits = sql<number>`sum(${analyticsSources.visits})`;
-  const rows = await ex
-    .select({ source, visits })
-    .from(analyticsSources)
-    .where(and(gte(analyticsSources.day, keys.start), lt(analyticsSources.day, keys.end)))
-    .groupBy(source)
-    .orderBy(desc(visits), asc(source))
-    .limit(limit);
-  return rows.map((r) => ({ source: String(r.source ?? ''), visits: n(r.visits) }));
+  const rows = sourceRows(keys, ex);
+  const source = sql<string>`case when ${rows.utmSource} <> '' then ${rows.utmSource} else ${rows.referrerHost} end`;
+  const visits = sql<number>`sum(${rows.visits})`;
+  const top = await ex.select({ source, visits }).from(rows).groupBy(source).orderBy(desc(visits), asc(source)).limit(limit);
+  return top.map((r) => ({ source: String(r.source ?? ''), visits: n(r.visits) }));
 }
 
 async function topCampaigns(keys: DayKeys, limit: number, ex: Reader) {
-  const visits = sql<number>`sum(${analyticsSources.visits})`;
-  const { utmCampaign: campaign, utmSource: source, utmMedium: medium } = analyticsSources;
-  const rows = await ex
+  const rows = sourceRows(keys, ex);
+  const visits = sql<number>`sum(${rows.visits})`;
+  const { utmCampaign: campaign, utmSource: source, utmMedium: medium } = rows;
+  const top = await ex
     .select({ campaign, source, medium, visits })
-    .from(analyticsSources)
-    .where(and(gte(analyticsSources.day, keys.start), lt(analyticsSources.day, keys.end), ne(campaign, '')))
+    .from(rows)
+    .where(ne(campaign, ''))
     .groupBy(campaign, source, medium)
     .orderBy(desc(visits), asc(campaign), asc(source), asc(medium))
     .limit(limit);
-  return rows.map((r) => ({ campaign: r.campaign, source: r.source, medium: r.medium, visits: n(r.visits) }));
+  return top.map((r) => ({ campaign: r.campaign, source: r.source, medium: r.medium, visits: n(r.visits) }));
 }
 
 async function deviceViews(keys: DayKeys, ex: Reader): Promise<AnalyticsReport['devices']> {

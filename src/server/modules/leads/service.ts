@@ -83,7 +83,7 @@ export interface LeadOverview {
 /** The overview's lead numbers for the `days` days up to today in `timeZone` (the site's, decision 032); the team's own events left out. */
 export async function leadOverview(days: LeadPeriod, now: Date = new Date(), timeZone: string = DEFAULT_TIME_ZONE): Promise<LeadOverview> {
   const range = leadPeriodRange(days, now, timeZone);
-  const [byKind, byDay, sources] = await Promise.all([repo.countByKind(range), repo.countByDay(range, timeZone), repo.topSources(range, TOP_SOURCES)]);
+  const [{ byKind, byDay }, sources] = await Promise.all([repo.countByKindAndDay(range, timeZone), repo.topSources(range, TOP_SOURCES)]);
   const current = zeroCounts();
   const previous = zeroCounts();
   for (const row of byKind) {

@@ -4,6 +4,10 @@
  * audit form. Decided when counting, not when recording, so promoting a member takes their earlier events
  * out of every lead number and list, and demoting an admin brings theirs back. Admins are few: PostgreSQL
  * answers both `not in` with a hashed set read once per query (users_role_idx).
+ *
+ * The events naming an admin's email are found once per query through lead_events_person_at_idx
+ * (lower(email)) and left out by id: lower-casing every event's email costs more than the rest of the
+ * check (measured on PGlite: a third of a 20,000-event count).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { leadEvents, users } from '../../db/schema';
@@ -12,5 +16,7 @@ const adminIds = sql`select ${users.id} from ${users} where ${users.role} = 'adm
 // better-auth stores users.email lower-cased; lead events keep what the person typed.
 const adminEmails = sql`select ${users.email} from ${users} where ${users.role} = 'admin'`;
 
+const eventsNamingAdmins = sql`select team_events.id from ${leadEvents} team_events where lower(team_events.email) in (${adminEmails})`;
+
 /** True for a lead event no admin made or is named in: add it to every query that counts or lists leads. */
-export const notByTeam: SQL = sql`((${leadEvents.userId} is null or ${leadEvents.userId} not in (${adminIds})) and lower(${leadEvents.email}) not in (${adminEmails}))`;
+export const notByTeam: SQL = sql`((${leadEvents.userId} is null or ${leadEvents.userId} not in (${adminIds})) and ${leadEvents.id} not in (${eventsNamingAdmins}))`;

@@ -1,7 +1,8 @@
 /**
  * A member's page-time for the admin's user page (src/components/admin/PageTimeReport.astro): the
  * timeline, newest first and paged by keyset (a cursor naming the last record seen, never an OFFSET),
- * and the pages they spent most time on. Both read one member's rows through page_times_user_at_idx.
+ * and the pages they spent most time on. The timeline reads one member's rows through page_times_user_at_idx,
+ * the totals and the count their rows of page_time_totals (one per path, kept by triggers).
  */
 import * as repo from './repository';
 
@@ -50,7 +51,7 @@ export function pageTimePositionOf(params: URLSearchParams): { before?: PageTime
 export interface PageTimeTimeline {
   /** This page's records, newest first. */
   rows: repo.PageTimeRow[];
-  /** Every record of the member (the count is one index range, not a page's worth). */
+  /** Every record of the member (summed over their page_time_totals rows, not counted in page_times). */
   total: number;
   pageSize: number;
   /** True on the first page (nothing newer than its first record). */

@@ -1,12 +1,13 @@
 /**
  * Members' page-time records (page_times): data access only. Every read is one member's rows, through
- * page_times_user_at_idx (user_id, at), paginated (by keyset, never OFFSET) and aggregated in SQL: a member with years of records
- * costs an index range, never a table scan or a list in memory.
+ * page_times_user_at_idx (user_id, at), paginated (by keyset, never OFFSET); the count and the per-path totals come
+ * from page_time_totals (one row per path, kept by triggers): a member with years of records costs an index
+ * range or a few hundred rows, never a table scan or a list in memory.
  */
 import { and, asc, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
-import { pageTimes } from '../../db/schema';
+import { pageTimes, pageTimeTotals } from '../../db/schema';
 
 type Writer = Pick<Database, 'insert'>;
 type Reader = Pick<Database, 'select'>;
@@ -74,8 +75,9 @@ export async function isPageTimeCursorOf(userId: string, id: string, atMs: numbe
   return row !== undefined && Number(row.ms) === atMs;
 }
 
+/** How many records the member has: the sum of their page_time_totals rows (one per path), not a count of page_times. */
 export async function countPageTimesOf(userId: string, ex: Reader = db()): Promise<number> {
-  const [row] = await ex.select({ n: sql<number>`count(*)` }).from(pageTimes).where(eq(pageTimes.userId, userId));
+  const [row] = await ex.select({ n: sql<number>`coalesce(sum(${pageTimeTotals.views}), 0)` }).from(pageTimeTotals).where(eq(pageTimeTotals.userId, userId));
   return Number(row?.n ?? 0);
 }
 
@@ -86,16 +88,16 @@ export interface PageTimeTotalRow {
   lastSeen: Date;
 }
 
-const totalMs = sql<number>`sum(${pageTimes.durationMs})`;
-
-/** Per path: total time, records and the latest one; the `limit` paths with the most time. */
+/**
+ * Per path: total time, records and the latest one; the `limit` paths with the most time (ties by path).
+ * Read from page_time_totals, which the database keeps equal to those sums over page_times.
+ */
 export async function pageTimeTotalsOf(userId: string, limit: number, ex: Reader = db()): Promise<PageTimeTotalRow[]> {
   const rows = await ex
-    .select({ pagePath: pageTimes.pagePath, totalMs, views: sql<number>`count(*)`, lastSeen: sql<Date>`max(${pageTimes.at})`.mapWith(pageTimes.at) })
-    .from(pageTimes)
-    .where(eq(pageTimes.userId, userId))
-    .groupBy(pageTimes.pagePath)
-    .orderBy(desc(totalMs), pageTimes.pagePath)
+    .select({ pagePath: pageTimeTotals.pagePath, totalMs: pageTimeTotals.totalMs, views: pageTimeTotals.views, lastSeen: pageTimeTotals.lastSeen })
+    .from(pageTimeTotals)
+    .where(eq(pageTimeTotals.userId, userId))
+    .orderBy(desc(pageTimeTotals.totalMs), pageTimeTotals.pagePath)
     .limit(limit);
   return rows.map((r) => ({ pagePath: r.pagePath, totalMs: Number(r.totalMs), views: Number(r.views), lastSeen: r.lastSeen }));
 }
