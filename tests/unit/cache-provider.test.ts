@@ -214,6 +214,16 @@ describe('cache key', () => {
     expect(cacheKey(new URL('http://x/article/a?preview'))).toBe('/article/a?preview=');
   });
 
+  it('never answers a query with a NUL from the clean page: the middleware refuses it with 400', async () => {
+    const provider = createByteLimitedProvider();
+    const page = renderer();
+    await provider.onRequest!(ctx('http://x/services'), page.next);
+    const refused = renderer({ status: 400, body: 'not text' });
+    const res = await provider.onRequest!(ctx('http://x/services?x=a%00'), refused.next);
+    expect(res.status).toBe(400);
+    expect(refused.renders()).toBe(1);
+  });
+
   it('does not key on the Host header: one site, one set of entries', () => {
     expect(cacheKey(new URL('http://evil.example/services'))).toBe(cacheKey(new URL('http://x/services')));
   });
@@ -251,6 +261,7 @@ describe('fast path for server.mjs', () => {
     expect(names).not.toContain('cdn-cache-control');
     expect(names).toEqual(expect.arrayContaining(['surrogate-key', 'cache-tag', 'cdn-tag']));
     expect(lookup('/services?page=2')).toBeDefined();
+    expect(lookup('/services?x=a%00')).toBeUndefined();
     expect(lookup('/services?utm_medium=email')).toBeDefined();
     expect(lookup('/articles')).toBeUndefined();
     await provider.invalidate({ tags: ['services'] });

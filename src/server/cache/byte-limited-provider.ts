@@ -11,7 +11,7 @@ import { isPrivatePath } from '../security-headers';
 import { ByteLimitedStore, type CachedPage } from './byte-store';
 import { applySharedCacheHeaders } from './shared-cache';
 import { registerFastPath } from './fast-path';
-import { queryParamsReadAt } from './page-queries';
+import { hasUnstorableQuery, queryParamsReadAt } from './page-queries';
 import { invalidateMemos } from './memo';
 import { registerRouteCache } from './route-cache';
 
@@ -86,7 +86,7 @@ export function createByteLimitedProvider(maxBytes?: number, { stores = true } =
     name: 'byte-limited-memory',
     store,
     async onRequest(context, next) {
-      if (context.request.method !== 'GET') return next();
+      if (context.request.method !== 'GET' || hasUnstorableQuery(context.url)) return next();
       const key = cacheKey(context.url);
       const cached = store.get(key);
       if (cached) {

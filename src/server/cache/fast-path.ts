@@ -4,8 +4,8 @@
  * streaming through web streams would only add latency. server.mjs finds the lookup under this
  * process-wide symbol; the name is repeated there, keep both in step.
  */
-import { isUnstorableText } from '../http/request-body';
 import type { ByteLimitedStore } from './byte-store';
+import { hasUnstorableQuery } from './page-queries';
 
 export const FAST_PATH_SYMBOL = Symbol.for('agency.routeCache');
 /** The store itself, for the metrics (its size in bytes and pages). */
@@ -27,9 +27,7 @@ export function registerFastPath(store: ByteLimitedStore, keyOf: (url: URL) => s
     } catch {
       return undefined;
     }
-    // The middleware answers a NUL in the query with 400, in a parameter the page does not read too (the key
-    // drops those): such a request goes on to it.
-    if (url.search && [...url.searchParams].some(([name, value]) => isUnstorableText(name) || isUnstorableText(value))) return undefined;
+    if (hasUnstorableQuery(url)) return undefined;
     const entry = store.get(keyOf(url));
     return entry && { status: entry.status, headers: entry.headers, body: new Uint8Array(entry.body) };
   };

@@ -10,6 +10,7 @@
 import { ARTICLES_QUERY_PARAMS } from '../../shared/query';
 import { LAYOUT_PARAM } from '../../shared/landing';
 import { AUDIT_SENT_PARAM } from '../../shared/schemas/audit';
+import { isUnstorableText } from '../http/request-body';
 import { PREVIEW_PARAM } from '../modules/pages/preview';
 
 /** Read on every page that can show an admin a preview (its answer is private, never stored). */
@@ -27,3 +28,10 @@ const EVERY_PAGE_SET: ReadonlySet<string> = new Set(EVERY_PAGE);
 
 /** The parameters the page at `pathname` reads. */
 export const queryParamsReadAt = (pathname: string): ReadonlySet<string> => BY_PATH.get(pathname) ?? EVERY_PAGE_SET;
+
+/**
+ * A query the middleware refuses with 400 (a NUL, broken text), in a parameter the page does not read too:
+ * the route cache must not answer it from the clean page's entry (neither its fast path nor the provider).
+ */
+export const hasUnstorableQuery = (url: URL): boolean =>
+  url.search !== '' && [...url.searchParams].some(([name, value]) => isUnstorableText(name) || isUnstorableText(value));
