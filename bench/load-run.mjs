@@ -50,6 +50,10 @@ export async function loadRun({ base, pid, path, headers = {}, connections = 20,
   };
 }
 
+/** A run's failures: socket errors and timeouts, and every answer that was not 2xx. */
+export const failedRequests = (run) =>
+  run.errors + Object.entries(run.statuses).filter(([code]) => !code.startsWith('2')).reduce((sum, [, count]) => sum + count, 0);
+
 /** Whether wrk (Debian package `wrk`) is installed: a load generator in C that leaves the server more CPU. */
 export function hasWrk() {
   return spawnSync('wrk', ['--version']).error === undefined;

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startBenchServer } from './bench-server.mjs';
 import { profileLines, summarizeProfile } from './cpu-profile.mjs';
-import { hasWrk, loadRun, rssMb, wrkRun } from './load-run.mjs';
+import { failedRequests, hasWrk, loadRun, rssMb, wrkRun } from './load-run.mjs';
 
 /** The issue's targets for uncached landing renders. */
 export const RENDERS_TARGET = { pglite: 500, postgres: 800 };
@@ -70,10 +70,9 @@ export function rendersRows(r, mark) {
   if (!r) return [['(c) uncached / renders, PGlite', 'n/a', target, mark(false)]];
   const line = (x) => `${x.rps} req/s, p99 ${x.p99} ms, ${x.cpuUsPerReq} µs CPU/req${x.errors ? `, ${x.errors} errors` : ''}`;
   const [landing, ...others] = r.pages;
-  const failed = (x) => x.errors + Object.entries(x.statuses).filter(([code]) => !code.startsWith('2')).reduce((a, [, c]) => a + c, 0);
   return [
-    ['(c) uncached / renders, PGlite', `${line(landing)} (${r.generator})`, target, mark(landing.rps >= RENDERS_TARGET.pglite && failed(landing) === 0)],
-    ...others.map((x) => [`    ${x.label} ${x.path}`, line(x), 'reference', failed(x) ? 'MISS' : '']),
+    ['(c) uncached / renders, PGlite', `${line(landing)} (${r.generator})`, target, mark(landing.rps >= RENDERS_TARGET.pglite && failedRequests(landing) === 0)],
+    ...others.map((x) => [`    ${x.label} ${x.path}`, line(x), 'reference', failedRequests(x) ? 'MISS' : '']),
   ];
 }
 

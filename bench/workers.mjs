@@ -9,7 +9,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { startBenchServer } from './bench-server.mjs';
-import { hasWrk, loadRun, wrkRun } from './load-run.mjs';
+import { failedRequests, hasWrk, loadRun, wrkRun } from './load-run.mjs';
 import { RENDERS_TARGET } from './renders.mjs';
 
 /** The issue's target on a 2-core machine. */
@@ -88,7 +88,7 @@ export async function workersBench({ seconds = 10, connections = 20, distDir = '
   }
   const median = (runs) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)];
   const [one, two] = setups.map((s) => median(s.runs));
-  const failed = setups.flatMap((s) => s.runs).reduce((sum, r) => sum + r.errors + Object.entries(r.statuses).filter(([code]) => !code.startsWith('2')).reduce((a, [, c]) => a + c, 0), 0);
+  const failed = setups.flatMap((s) => s.runs).reduce((sum, r) => sum + failedRequests(r), 0);
   const ceiling = [ceilingBefore, await twoProcessCeiling()];
   return { generator, one, two, ratio: one.rps > 0 ? Math.round((two.rps / one.rps) * 100) / 100 : 0, rounds: setups.map((s) => s.runs.map((r) => r.rps)), failed, ceiling };
 }
