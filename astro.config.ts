@@ -2,6 +2,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
+import { cspDigestsOnce } from './src/build/csp-digests-once';
 import { pageImportsOnce } from './src/build/page-imports-once';
 import { ADMIN_ACTION_BODY_BYTES, LARGEST_BODY_BYTES } from './src/server/http/body-policy';
 
@@ -41,7 +42,7 @@ export default defineConfig({
     },
   },
   vite: {
-    plugins: [tailwindcss(), pageImportsOnce()],
+    plugins: [tailwindcss(), pageImportsOnce(), cspDigestsOnce()],
     resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
     build: {
       rolldownOptions: {

@@ -1,5 +1,6 @@
 // (c) Uncached renders (issue 21): a server of the row's own with the route cache off (ROUTE_CACHE=false),
-// so every request renders its page, as after an admin's save or for a page nobody asked for yet. The
+// so every request renders its page, as after an admin's save or for a page nobody asked for yet (the
+// public reads and the landing page's sections are still kept once per change: decisions 039 and 041). The
 // landing page, a list, a detail page, the articles and an article are measured one after the other; then
 // the landing page again under Node's CPU profiler, whose top consumers are printed with the row, so the
 // next regression is found in minutes. wrk when installed (a load generator in C: autocannon's own CPU,

@@ -123,8 +123,19 @@ function htmlToText(html: string): string {
   return stripHtml(blocks.replace(/<\/?(a|em|strong|b|i|u|span|code|small|mark|sub|sup)\b[^>]*>/gi, ''));
 }
 
-/** FAQ answers are stored as HTML; structured data carries their plain text. */
-export function faqPageJsonLd(faqs: readonly { question: string; answer: string }[]): JsonLd {
+type Faqs = readonly { question: string; answer: string }[];
+
+/** Per list: the landing page passes the same list, read once per change, to every render. */
+const faqPages = new WeakMap<Faqs, JsonLd>();
+
+/** FAQ answers are stored as HTML; structured data carries their plain text. Treat the result as read-only. */
+export function faqPageJsonLd(faqs: Faqs): JsonLd {
+  let block = faqPages.get(faqs);
+  if (!block) faqPages.set(faqs, (block = faqPageBlock(faqs)));
+  return block;
+}
+
+function faqPageBlock(faqs: Faqs): JsonLd {
   return {
     '@context': 'https://schema.org',
     '@type': 'FAQPage',
@@ -159,16 +170,14 @@ export function jsonLdGraph(blocks: readonly JsonLd[]): JsonLd {
   };
 }
 
+/** What serializeJsonLd writes as a \uXXXX escape (in one pass: it runs on every render). */
+const JSON_LD_ESCAPED = /[<>&\u2028\u2029]/g;
+
 /**
  * JSON for a <script type="application/ld+json"> body. "<" is escaped so no stored text can close the
  * script element ("</script>") or open a comment ("<!--"); ">" and "&" for the same parsing contexts, and
  * U+2028/U+2029 because some JavaScript parsers treat them as line ends. The result is still valid JSON.
  */
 export function serializeJsonLd(data: JsonLd | readonly JsonLd[]): string {
-  return JSON.stringify(data)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(data).replace(JSON_LD_ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

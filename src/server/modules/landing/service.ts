@@ -70,7 +70,20 @@ export async function loadLandingPageSectionBySection(): Promise<LandingPage> {
 const snapshot = tagMemo(
   [CACHE_TAGS.landing, CACHE_TAGS.site, CACHE_TAGS.services, CACHE_TAGS.packages, CACHE_TAGS.demos, CACHE_TAGS.articles, CACHE_TAGS.faqs],
   PUBLIC_PAGE_MAX_AGE_SECONDS * 1000,
-  () => readLandingSnapshot(LANDING_PREVIEW_COUNT, { landing: LANDING_CONFIG_KEY, site: SITE_CONTENT_KEY }),
+  async (): Promise<LandingPage> => {
+    // Resolved here, once per change: the stored documents are parsed against their schemas (zod), which
+    // a render would otherwise repeat.
+    const snap = await readLandingSnapshot(LANDING_PREVIEW_COUNT, { landing: LANDING_CONFIG_KEY, site: SITE_CONTENT_KEY });
+    return {
+      blocks: blocksFromConfig(snap.landingConfig),
+      site: resolveSiteContent(snap.siteContent ?? undefined),
+      services: snap.services,
+      packages: snap.packages,
+      demos: snap.demos,
+      articles: snap.articles,
+      faqs: faqsOrDefaults(snap.faqs),
+    };
+  },
 );
 
 /**
@@ -80,16 +93,7 @@ const snapshot = tagMemo(
 export async function loadLandingPage(request?: Request): Promise<LandingPage> {
   let page: LandingPage;
   try {
-    const snap = await snapshot.get('');
-    page = {
-      blocks: blocksFromConfig(snap.landingConfig),
-      site: resolveSiteContent(snap.siteContent ?? undefined),
-      services: snap.services,
-      packages: snap.packages,
-      demos: snap.demos,
-      articles: snap.articles,
-      faqs: faqsOrDefaults(snap.faqs),
-    };
+    page = await snapshot.get('');
   } catch (err) {
     logger.error({ err }, 'landing page snapshot failed; reading each section on its own');
     page = await loadLandingPageSectionBySection();

@@ -42,9 +42,13 @@ export function policyFromStored(kind: PolicyKind, stored: unknown, site: Policy
   return { html: parsed.data.html, updatedAt, isDefault: false };
 }
 
-export async function getPolicy(kind: PolicyKind, site: PolicySite): Promise<PolicyDocument> {
+/** The stored document of a policy page as app_config holds it (rejects when the read fails). */
+export const readStoredPolicy = (kind: PolicyKind): Promise<unknown> => readConfigDocument(policyConfigKey(kind));
+
+/** `read`: where the stored document comes from (the public pages pass their memoized read). */
+export async function getPolicy(kind: PolicyKind, site: PolicySite, read = readStoredPolicy): Promise<PolicyDocument> {
   try {
-    return policyFromStored(kind, await readConfigDocument(policyConfigKey(kind)), site);
+    return policyFromStored(kind, await read(kind), site);
   } catch (err) {
     logger.error({ err, kind }, 'policy page failed to load; using the built-in text');
     return defaultPolicy(kind, site);

@@ -111,9 +111,11 @@ export function mergePageSeo(
  * Stored metadata and site texts per path, read once and kept until an SEO or site-text write
  * invalidates them (or the route cache's max-age passes): every uncached render needs them.
  */
-const storedSeo = tagMemo([CACHE_TAGS.seo, CACHE_TAGS.site], PUBLIC_PAGE_MAX_AGE_SECONDS * 1000, (path) =>
-  readSeoAndSiteContent(path, SITE_CONTENT_KEY, SEO_DEFAULTS_PATH),
-);
+const storedSeo = tagMemo([CACHE_TAGS.seo, CACHE_TAGS.site], PUBLIC_PAGE_MAX_AGE_SECONDS * 1000, async (path) => {
+  const read = await readSeoAndSiteContent(path, SITE_CONTENT_KEY, SEO_DEFAULTS_PATH);
+  // The site texts are checked against their schema here, once per change, not on every render.
+  return { page: read.page, defaults: read.defaults, site: resolveSiteContent(read.siteContent) };
+});
 
 /** At most one database round trip per render; failures are logged only and fall back to the page's own values. */
 export async function resolvePageSeo(props: PageSeo): Promise<ResolvedSeo> {
@@ -122,10 +124,7 @@ export async function resolvePageSeo(props: PageSeo): Promise<ResolvedSeo> {
   let defaults: StoredSeo | undefined;
   let site: SiteContent;
   try {
-    const read = await storedSeo.get(canonicalPath(props.path));
-    stored = read.page;
-    defaults = read.defaults;
-    site = resolveSiteContent(read.siteContent);
+    ({ page: stored, defaults, site } = await storedSeo.get(canonicalPath(props.path)));
   } catch (err) {
     logger.error({ err, path: props.path }, 'SEO metadata failed to load; using the page defaults');
     site = resolveSiteContent(undefined);

@@ -1,17 +1,19 @@
 /**
  * Site texts for one request. The page, the navbar and the footer all need them; memoising per Request
- * turns three reads of the same row into one (or none, when the page already read them).
+ * turns three lookups into one (or none, when the page already has them), and the lookup itself is the
+ * public memo: one read per change of the texts, not one per render.
  */
 import type { SiteContent } from '../../../shared/site-content';
+import { publicSiteContent } from '../pages/public-content';
 import { getSiteContent } from './service';
 
 const perRequest = new WeakMap<Request, Promise<SiteContent>>();
 
-/** getSiteContent() once per request (it never rejects: a failed read falls back to the defaults). */
+/** The site texts once per request (never rejects: a failed read falls back to the defaults, not kept). */
 export function siteContentFor(request: Request): Promise<SiteContent> {
   let content = perRequest.get(request);
   if (!content) {
-    content = getSiteContent();
+    content = getSiteContent(publicSiteContent);
     perRequest.set(request, content);
   }
   return content;

@@ -17,9 +17,15 @@ export async function getLandingBlocks(): Promise<LandingBlock[]> {
   }
 }
 
-export async function getSiteContent(): Promise<SiteContent> {
+/** The stored site texts over the defaults; rejects when the read fails. */
+export async function readSiteContent(): Promise<SiteContent> {
+  return resolveSiteContent(await readConfigDocument(SITE_CONTENT_KEY));
+}
+
+/** `read`: where the texts come from (public pages pass their memoized read). Never rejects. */
+export async function getSiteContent(read = readSiteContent): Promise<SiteContent> {
   try {
-    return resolveSiteContent(await readConfigDocument(SITE_CONTENT_KEY));
+    return await read();
   } catch (err) {
     logger.error({ err }, 'site content failed to load; using the defaults');
     return resolveSiteContent(undefined);
