@@ -46,7 +46,7 @@ export const DEMO_SERVICES: DemoService[] = [
     shortText:
       'Every new enquiry gets a personal reply by SMS and email within 60 seconds — day or night, weekends included — so you reach leads while they are still looking.',
     description: `<p>Most small businesses answer a web enquiry hours later. By then the lead has booked with whoever replied first. AI Lead Outreach connects to your forms, ads and inbox and sends a personal first message the moment an enquiry arrives.</p>
-<h2>How it works</h2>
+<h3>From enquiry to booked call</h3>
 <ul>
 <li>New leads from your website, Facebook and Google lead forms, and missed calls land in one pipeline.</li>
 <li>The assistant writes a reply that uses the lead's name, what they asked about and your real availability.</li>
