@@ -5,18 +5,13 @@
  * decision 041). A new snapshot is a new object: its sections render afresh and the old markup goes with
  * the old object (WeakMap). A failed render is not kept.
  */
+import { keptPromise } from './kept-promise';
+
 const rendered = new WeakMap<object, Map<string, Promise<string>>>();
 
 /** `render()`'s markup for `part` of `content`, rendered once while `content` is the same object. */
 export function renderedOnce(content: object, part: string, render: () => Promise<string>): Promise<string> {
   let parts = rendered.get(content);
   if (!parts) rendered.set(content, (parts = new Map()));
-  const kept = parts.get(part);
-  if (kept) return kept;
-  const markup = render();
-  parts.set(part, markup);
-  markup.catch(() => {
-    if (parts.get(part) === markup) parts.delete(part);
-  });
-  return markup;
+  return keptPromise(parts, part, render);
 }

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { analyticsSalts } from '../../db/schema';
+import { keptPromise } from '../../cache/kept-promise';
 
 const cache = new Map<string, Promise<string>>();
 
@@ -21,13 +22,7 @@ async function loadSalt(database: Database, day: string): Promise<string> {
 
 /** The salt of `day` ("2026-11-25"), created on first need. A failed lookup is not cached. */
 export function daySalt(database: Database, day: string): Promise<string> {
-  let salt = cache.get(day);
-  if (!salt) {
-    salt = loadSalt(database, day);
-    cache.set(day, salt);
-    salt.catch(() => cache.delete(day));
-  }
-  return salt;
+  return keptPromise(cache, day, () => loadSalt(database, day));
 }
 
 /** Forgets the cached salts of days before `oldestKept` (they are deleted from the table too). */

@@ -16,9 +16,9 @@ const TTL_MS = PUBLIC_PAGE_MAX_AGE_SECONDS * 1000;
 const { services, packages, demos } = CACHE_TAGS;
 
 /** The site texts every page's navbar and footer show (rejects when the read fails: see siteContentFor). */
-export const publicSiteContent = memoizedRead([CACHE_TAGS.site], TTL_MS, () => readSiteContent());
+export const publicSiteContent = memoizedRead([CACHE_TAGS.site], TTL_MS, readSiteContent);
 /** A policy page's stored document (/privacy, /terms). */
-export const publicStoredPolicy = memoizedRead([CACHE_TAGS.policies], TTL_MS, (kind: Parameters<typeof readStoredPolicy>[0]) => readStoredPolicy(kind));
+export const publicStoredPolicy = memoizedRead([CACHE_TAGS.policies], TTL_MS, readStoredPolicy);
 
 export const publicServices = memoizedRead([services], TTL_MS, () => catalog.listServices());
 export const publicService = memoizedRead([services], TTL_MS, (id: string) => catalog.getService(id));
