@@ -3,6 +3,7 @@ import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import { cspDigestsOnce } from './src/build/csp-digests-once';
+import { nodeWorkerEntries } from './src/build/node-worker-entries';
 import { pageImportsOnce } from './src/build/page-imports-once';
 import { ADMIN_ACTION_BODY_BYTES, LARGEST_BODY_BYTES } from './src/server/http/body-policy';
 
@@ -42,7 +43,7 @@ export default defineConfig({
     },
   },
   vite: {
-    plugins: [tailwindcss(), pageImportsOnce(), cspDigestsOnce()],
+    plugins: [tailwindcss(), pageImportsOnce(), cspDigestsOnce(), nodeWorkerEntries()],
     resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
     build: {
       rolldownOptions: {

@@ -1,10 +1,12 @@
 /**
- * admin.audit.* — the free-audit requests' admin writes (status, notes, assignment). Admin-only in the route
+ * admin.audit.* — the free-audit requests' admin writes (status, notes, assignment, the website check run
+ * again) and the state of the newest website check, which the page waits on. Admin-only in the route
  * guard (every `admin.` Action) and again in the service's transaction. Thin: parse → service → result.
  */
 import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
 import { addAuditNote, assignAuditRequest, setAuditStatus } from '../server/modules/audit/service';
+import { latestRunState, runSiteAuditAgain } from '../server/modules/site-audit/service';
 import { AUDIT_LIMITS, AUDIT_STATUSES } from '../shared/schemas/audit';
 import { toActionError } from './errors';
 
@@ -42,5 +44,20 @@ export const auditActions = {
         return toActionError(err);
       }
     },
+  }),
+  runSiteCheck: defineAction({
+    // The service normalises and judges the address (and says why one cannot be checked).
+    input: z.object({ id, url: z.string().max(2100).optional() }),
+    handler: async ({ id: requestId, url }, ctx) => {
+      try {
+        return await runSiteAuditAgain(ctx.locals.user?.id, requestId, url);
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  siteCheckState: defineAction({
+    input: z.object({ id }),
+    handler: async ({ id: requestId }) => (await latestRunState(requestId)) ?? null,
   }),
 };

@@ -47,7 +47,7 @@ export function toActionError(err: unknown, fieldPathPrefix: readonly string[] =
   if (err instanceof UsersError) throw new ActionError({ code: USERS_CODES[err.code], message: err.message });
   if (err instanceof AuditError) {
     if (err.code === 'INVALID') throw inputError(err.fieldErrors, fieldPathPrefix);
-    throw new ActionError({ code: 'NOT_FOUND', message: err.message });
+    throw new ActionError({ code: err.code, message: err.message });
   }
   if (err instanceof ContentError) {
     if (err.code === 'INVALID') throw inputError(err.fieldErrors, fieldPathPrefix);

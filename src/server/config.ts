@@ -166,6 +166,36 @@ const envSchema = z.object({
     .regex(/^[\x21-\x7e]*$/, 'must be printable characters without spaces (it is sent in an HTTP header)')
     .optional()
     .transform((v) => (v === '' ? undefined : v)),
+  /** Website audits (issue 22) running at once across every server process; the rest wait in the job queue. */
+  AUDIT_CONCURRENCY: wholeNumber('audits', 2, (n) => n.min(1, 'must be at least 1').max(20, 'must be at most 20')),
+  /** Ports a website audit may connect to besides 80 and 443 (comma-separated, e.g. 8080,8443). */
+  AUDIT_EXTRA_PORTS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const parts = (v ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+      const ports = parts.map(Number);
+      if (ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) {
+        ctx.addIssue({ code: 'custom', message: 'must be port numbers separated by commas, such as 8080,8443' });
+        return z.NEVER;
+      }
+      return ports;
+    }),
+  /**
+   * Tests only: host names under .test that website audits reach on this machine (127.0.0.1, any port),
+   * for the fixture sites of the end-to-end tests. Logged as a warning at every start when set.
+   */
+  AUDIT_FIXTURE_HOSTS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const names = (v ?? '').split(',').map((n) => n.trim().toLowerCase()).filter(Boolean);
+      if (names.some((n) => !/^[a-z0-9-]+(\.[a-z0-9-]+)*\.test$/.test(n))) {
+        ctx.addIssue({ code: 'custom', message: 'must be host names ending in .test, separated by commas (tests only)' });
+        return z.NEVER;
+      }
+      return names;
+    }),
 });
 
 function seconds(fallback: number) {

@@ -1,7 +1,7 @@
 /**
  * The server's start-up, run once before the first request is served (server.mjs warms the app up through
  * /readyz before it listens): open and migrate the database, listen to the other server processes' events,
- * then the tasks that need it (the admin claim, the mail queue's and the CDN purge's workers), and hand
+ * then the tasks that need it (the admin claim, the job queue's and the CDN purge's workers), and hand
  * server.mjs its media fast path, its metrics (when METRICS_TOKEN is set) and the shutdown's drain. A
  * failure rejects, and the server stops instead of serving errors.
  */
@@ -17,7 +17,12 @@ import './media/cache';
 import './modules/chat/live';
 import './modules/chat/sse';
 import './modules/live-grants';
-import { startMailWorker } from './mail/queue';
+// The kinds of job the worker runs are defined when their modules load.
+import './mail/queue';
+import './modules/site-audit/service';
+import { startJobWorker } from './jobs/queue';
+import { useFixtureHosts } from './http/safe-fetch';
+import { logger } from './logger';
 import { registerMediaFastPath } from './media/fast-path';
 import { installMetrics } from './metrics';
 import { announceAdminClaim } from './modules/users/admin-claim';
@@ -32,7 +37,11 @@ export function startUp(): Promise<DatabaseHandle> {
     stopOnSignals(handle, cfg.SHUTDOWN_TIMEOUT_MS);
     await startEvents(handle);
     await announceAdminClaim(cfg.SITE_URL);
-    startMailWorker();
+    if (cfg.AUDIT_FIXTURE_HOSTS.length > 0) {
+      useFixtureHosts(cfg.AUDIT_FIXTURE_HOSTS);
+      logger.warn({ hosts: cfg.AUDIT_FIXTURE_HOSTS }, 'AUDIT_FIXTURE_HOSTS is set: website audits reach these .test names on this machine (127.0.0.1). For tests only; unset it in production.');
+    }
+    startJobWorker();
     startCdnPurgeWorker();
     registerMediaFastPath();
     if (cfg.METRICS_TOKEN) installMetrics(cfg.METRICS_TOKEN, handle);

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../src/server/db';
 import type { DatabaseHandle } from '../../src/server/db/client';
-import { mailQueue, rateLimits } from '../../src/server/db/schema';
+import { jobs, mailQueue, rateLimits } from '../../src/server/db/schema';
 import { enqueueMail, MAX_ATTEMPTS, retryDelayMs, sendDueMail } from '../../src/server/mail/queue';
 import type { Mailer } from '../../src/server/mail';
 import { consumeRateLimit } from '../../src/server/modules/rate-limit/service';
@@ -63,6 +63,7 @@ describe('the mail queue', () => {
     sent.length = 0;
     failing = false;
     await db().delete(mailQueue);
+    await db().delete(jobs);
   });
 
   it('holds a message only when its transaction commits', async () => {
@@ -85,7 +86,8 @@ describe('the mail queue', () => {
     expect(await sendDueMail(mailer, t0)).toBe(0);
     let [row] = await db().select().from(mailQueue);
     expect(row).toMatchObject({ attempts: 1, lastError: 'connect ECONNREFUSED 127.0.0.1:25', sentAt: null });
-    expect(row!.nextAttemptAt.getTime()).toBe(t0.getTime() + 30_000);
+    const [job] = await db().select().from(jobs);
+    expect(job!.runAt.getTime()).toBe(t0.getTime() + 30_000);
     // Not due yet: nothing is tried.
     expect(await sendDueMail(mailer, new Date(t0.getTime() + 10_000))).toBe(0);
     expect((await db().select().from(mailQueue))[0]!.attempts).toBe(1);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../src/server/db';
 import { openDatabase, type Database, type DatabaseHandle } from '../../src/server/db/client';
-import { mailQueue } from '../../src/server/db/schema';
+import { jobs, mailQueue } from '../../src/server/db/schema';
 import type { Mailer } from '../../src/server/mail';
 import { enqueueMail, LEASE_MS, sendDueMail } from '../../src/server/mail/queue';
 import { freshDatabase, postgresUrlOf } from '../support/db';
@@ -48,6 +48,7 @@ async function queue(count: number) {
 
 beforeEach(async () => {
   await db().delete(mailQueue);
+  await db().delete(jobs);
 });
 
 describe('the mail queue on several processes', () => {

@@ -463,8 +463,70 @@ export const auditNotes = pgTable(
 );
 
 /**
+ * The automatic check of a requester's website (issue 22): one row per run, queued when the request
+ * arrives and again on "Run again" (the history shows what changed). A site that does not answer is a
+ * finished run whose checks say so; `failed` is for runs the server itself could not finish.
+ */
+export const siteAuditRuns = pgTable(
+  "site_audit_runs",
+  {
+    id: text("id").primaryKey(),
+    requestId: text("request_id")
+      .notNull()
+      .references(() => auditRequests.id, { onDelete: "cascade" }),
+    /** The address audited, normalised (scheme added, IDN host in punycode). */
+    url: text("url").notNull(),
+    /** 'queued' | 'running' | 'done' | 'failed' */
+    status: text("status").notNull().default("queued"),
+    /** The admin who asked for it again; null for the run made when the request arrived. */
+    requestedBy: text("requested_by").references(() => users.id, {
+      onDelete: "set null",
+    }),
+    createdAt: createdAt(),
+    startedAt: at("started_at"),
+    finishedAt: at("finished_at"),
+    /** 0–100, null until done (or when nothing could be scored). */
+    score: integer("score"),
+    /** AuditFindings (checks, category scores) as the checks concluded. */
+    findings: jsonb("findings"),
+    /** What was fetched (the SiteSnapshot without page bodies): the pages, files and timings behind the findings. */
+    fetched: jsonb("fetched"),
+    error: text("error"),
+  },
+  (t) => [index("site_audit_runs_request_idx").on(t.requestId, t.createdAt)],
+);
+
+/**
+ * The one durable job queue (decision 042): mail delivery and website audits today. Every server process
+ * runs the worker; a job is claimed by one process at a time (`FOR UPDATE SKIP LOCKED`) and leased until
+ * `running_until`, so a process that dies mid-job leaves it to be taken again once the lease runs out.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    /** 'mail' | 'site-audit' */
+    kind: text("kind").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull(),
+    /** Not taken before this time (the first run, or the next try after a failure). */
+    runAt: at("run_at").notNull().defaultNow(),
+    /** Set while a process works on it: the lease's end. */
+    runningUntil: at("running_until"),
+    lastError: text("last_error"),
+    finishedAt: at("finished_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("jobs_due_idx").on(t.runAt).where(sql`${t.finishedAt} is null`),
+    index("jobs_kind_running_idx").on(t.kind, t.runningUntil).where(sql`${t.finishedAt} is null`),
+  ],
+);
+
+/**
  * Mail that must not be lost (audit confirmations, admin notifications, chat leads): written in the same
- * transaction as what it is about, then sent by the mail worker with retries and backoff.
+ * transaction as what it is about, with a 'mail' job in `jobs` that sends it with retries and backoff.
  */
 export const mailQueue = pgTable(
   "mail_queue",
@@ -476,14 +538,13 @@ export const mailQueue = pgTable(
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     html: text("html").notNull().default(""),
+    /** Delivery attempts and the last failure, for the lead's timeline (the job in `jobs` schedules them). */
     attempts: integer("attempts").notNull().default(0),
-    nextAttemptAt: at("next_attempt_at").notNull().defaultNow(),
     lastError: text("last_error"),
     sentAt: at("sent_at"),
     createdAt: createdAt(),
   },
   (t) => [
-    index("mail_queue_due_idx").on(t.sentAt, t.nextAttemptAt),
     // The emails a person was sent (their lead timeline).
     index("mail_queue_to_created_idx").on(sql`lower(${t.to})`, t.createdAt),
   ],

@@ -2,7 +2,8 @@
  * The one way the server fetches an address that did not come from its own code (the chat's LLM endpoint
  * today; website audits, webhooks out and CDN purges later): ARCHITECTURE.md "Outbound requests go through
  * one safe fetch", decision 018. For every hop:
- *  - http(s) only, no user name or password in the URL, and, when the caller names them, only its origins;
+ *  - http(s) only, no user name or password in the URL, and, when the caller names them, only its origins
+ *    and ports;
  *  - the host resolved once, every address it has, and refused unless each one is public
  *    (outbound-address.ts): loopback, private, link-local, metadata and the like never;
  *  - the connection pinned to those checked addresses (the socket's `lookup` hands them back instead of
@@ -25,6 +26,7 @@ export type SafeFetchFailure =
   | 'invalid-url'
   | 'scheme-not-allowed'
   | 'origin-not-allowed'
+  | 'port-not-allowed'
   | 'address-not-allowed'
   | 'dns-failed'
   | 'tls-failed'
@@ -55,8 +57,17 @@ export interface SafeFetchInit {
   allowedOrigins?: readonly string[] | undefined;
   /** The schemes allowed. Default: http and https. */
   protocols?: readonly ('http:' | 'https:')[] | undefined;
+  /**
+   * Only these ports are asked, redirects included (the port the URL names, else 80 or 443). Unset: any.
+   * Stand-in hosts (the test network, fixture hosts) may use any port: their servers listen on random ones.
+   */
+  allowedPorts?: readonly number[] | undefined;
   /** Redirects followed, each checked like the first address; 0 refuses every redirect. */
   maxRedirects?: number | undefined;
+  /** 'manual': a redirect is the answer (its Location not followed), as with fetch. Default 'follow'. */
+  redirect?: 'follow' | 'manual' | undefined;
+  /** Told about each redirect answer (the address that answered and its status) before it is followed. */
+  onRedirect?: ((hop: { url: string; status: number }) => void) | undefined;
   /** Response body bytes read at most; a longer body ends with response-too-large. */
   maxResponseBytes?: number | undefined;
   /** From the call to the last body byte. */
@@ -96,6 +107,52 @@ export function useTestNetwork(network: TestNetwork | undefined): void {
     if (classifyAddress(address).range !== 'loopback') throw new Error(`The test network may only point ${host} at a loopback address, not ${address}`);
   }
   testNetwork = network;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Fixture hosts: a production build under test (the e2e suite's audit fixture sites).
+
+/** Names under .test only: the TLD is reserved (RFC 2606), so no real host can ever be redirected. */
+const FIXTURE_HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+test$/;
+
+let fixtureHosts: { names: ReadonlySet<string>; ca: string | undefined } = { names: new Set(), ca: undefined };
+
+/**
+ * Points these `.test` names at 127.0.0.1 in any NODE_ENV, as the test network does (any port allowed for
+ * them), and trusts `ca` for them alone, so a fixture certificate can never vouch for a real host. Every
+ * other name and address keeps the production rules. The server calls it at start-up from a setting and
+ * warns loudly; `useFixtureHosts([])` clears.
+ */
+export function useFixtureHosts(names: readonly string[], options: { ca?: string | undefined } = {}): void {
+  const lowered = names.map((name) => name.toLowerCase());
+  const refused = lowered.filter((name) => !FIXTURE_HOST.test(name));
+  if (refused.length > 0) throw new Error(`Fixture hosts must be names ending in .test, which no real host can have: ${refused.join(', ')}`);
+  fixtureHosts = { names: new Set(lowered), ca: lowered.length > 0 ? options.ca : undefined };
+}
+
+/** A name the test network or the fixture hosts answer for (read without asking the answer). */
+const isStandIn = (host: string) => (testNetwork !== undefined && Object.hasOwn(testNetwork.hosts, host)) || fixtureHosts.names.has(host);
+
+/** The loopback address a stand-in name answers with, else undefined. */
+function standInAddress(host: string): string | undefined {
+  if (testNetwork && Object.hasOwn(testNetwork.hosts, host)) return testNetwork.hosts[host];
+  return fixtureHosts.names.has(host) ? '127.0.0.1' : undefined;
+}
+
+export interface StandIns {
+  testNetwork: TestNetwork | undefined;
+  fixtureHosts: { names: string[]; ca: string | undefined };
+}
+
+/** The stand-ins in force here, for a worker thread (which starts with none) to adopt. */
+export function currentStandIns(): StandIns {
+  return { testNetwork, fixtureHosts: { names: [...fixtureHosts.names], ca: fixtureHosts.ca } };
+}
+
+/** Adopts another thread's stand-ins, under the same rules as setting them (tests only; .test names only). */
+export function adoptStandIns(standIns: StandIns): void {
+  if (standIns.testNetwork) useTestNetwork(standIns.testNetwork);
+  useFixtureHosts(standIns.fixtureHosts.names, { ca: standIns.fixtureHosts.ca });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -153,7 +210,7 @@ async function resolveChecked(url: URL): Promise<dns.LookupAddress[]> {
     if (!verdict.allowed) throw refuse(host, verdict.range);
     return [{ address: host, family: literal }];
   }
-  const standIn = testNetwork && Object.hasOwn(testNetwork.hosts, host) ? testNetwork.hosts[host] : undefined;
+  const standIn = standInAddress(host);
   if (standIn) return [{ address: standIn, family: net.isIP(standIn) }];
   let answers: dns.LookupAddress[];
   try {
@@ -168,6 +225,16 @@ async function resolveChecked(url: URL): Promise<dns.LookupAddress[]> {
     if (!verdict.allowed) throw refuse(a.address, verdict.range);
   }
   return answers;
+}
+
+const effectivePort = (url: URL) => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+
+/** Checked after the address, so a redirect inside (127.0.0.1:8080) is refused for being inside. */
+function checkPort(url: URL, init: SafeFetchInit): void {
+  const port = effectivePort(url);
+  if (!init.allowedPorts || init.allowedPorts.includes(port) || isStandIn(hostOf(url))) return;
+  const allowed = init.allowedPorts.join(' and ');
+  throw new SafeFetchError('port-not-allowed', `Port ${port} of ${hostOf(url)} may not be asked: this request only goes to port${init.allowedPorts.length === 1 ? '' : 's'} ${allowed}`);
 }
 
 /** Hands the socket the addresses already checked, whatever it asks for: DNS is never asked twice. */
@@ -211,7 +278,8 @@ function send(hop: Hop, addresses: dns.LookupAddress[], signal: AbortSignal): Pr
     agent: false,
     signal,
   };
-  if (secure && testNetwork?.ca) options.ca = [...tls.rootCertificates, testNetwork.ca];
+  const standInCa = fixtureHosts.names.has(host) ? fixtureHosts.ca : testNetwork?.ca;
+  if (secure && standInCa) options.ca = [...tls.rootCertificates, standInCa];
   return new Promise((resolve, reject) => {
     const req = (secure ? https : http).request(options, resolve);
     req.on('error', reject);
@@ -307,10 +375,12 @@ export async function safeFetch(url: string | URL, init: SafeFetchInit = {}): Pr
   try {
     for (let redirects = 0; ; redirects++) {
       const addresses = await Promise.race([resolveChecked(hop.url), stopped]);
+      checkPort(hop.url, init);
       const res = await Promise.race([send(hop, addresses, controller.signal), stopped]);
-      const next = redirectOf(res, hop);
+      const next = init.redirect === 'manual' ? undefined : redirectOf(res, hop);
       if (next) {
         res.destroy();
+        init.onRedirect?.({ url: hop.url.toString(), status: res.statusCode! });
         if (redirects >= maxRedirects) {
           throw new SafeFetchError('too-many-redirects', maxRedirects === 0 ? 'The server answered with a redirect, which this request does not follow' : `More than ${maxRedirects} redirects`);
         }

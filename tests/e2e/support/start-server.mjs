@@ -20,6 +20,9 @@ const env = {
   LOG_LEVEL: 'warn',
   // Lets the rate-limit specs act as distinct clients; requests without the header use the socket address.
   TRUSTED_PROXY_IP_HEADER: 'x-real-ip',
+  // The website check's fixture sites (tests/support/audit-fixture-sites.ts), which specs start on ports of
+  // their own: these .test names reach 127.0.0.1 (tests only; the server warns at start).
+  AUDIT_FIXTURE_HOSTS: 'good.test,bad.test,redirect.test,slow.test,bomb.test,big.test,pdf.test,error.test,missing.test,evil.test',
 };
 delete env.DATABASE_URL;
 

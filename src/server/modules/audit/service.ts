@@ -14,6 +14,7 @@ import { withPublicLandingPage } from '../leads/attribution';
 import { consumeRateLimit } from '../rate-limit/service';
 import { getSiteContent } from '../site/service';
 import { requireAdmin } from '../users/service';
+import { queueSiteAudit } from '../site-audit/service';
 import {
   AUDIT_PER_PAGE,
   AUDIT_STATUS_LABELS,
@@ -29,6 +30,7 @@ import {
 } from '../../../shared/schemas/audit';
 import { toCsv } from '../../../shared/csv';
 import { auditConfirmationEmail, auditNotificationEmail, businessTypeLabel, goalLabels } from './mails';
+import { AuditError } from './errors';
 import * as repo from './repository';
 
 /** Five requests per client address in ten minutes: enough for a person, useless for a flood. */
@@ -37,18 +39,7 @@ export const AUDIT_RATE_LIMIT = { max: 5, windowSeconds: 600 } as const;
 export const AUDIT_EXPORT_MAX_ROWS = 10_000;
 export const AUDIT_ENTITY = 'audit';
 
-export type AuditErrorCode = 'NOT_FOUND' | 'INVALID';
-
-export class AuditError extends Error {
-  constructor(
-    readonly code: AuditErrorCode,
-    message: string,
-    readonly fieldErrors: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = 'AuditError';
-  }
-}
+export { AuditError, type AuditErrorCode } from './errors';
 
 const notFound = () => new AuditError('NOT_FOUND', 'This audit request does not exist (any more).');
 
@@ -108,6 +99,8 @@ export async function submitAuditRequest(submission: AuditSubmission, ctx: Submi
       userId: member?.id ?? null,
       attribution,
     });
+    // The website's automatic check runs from the job queue within a minute (issue 22).
+    if (fields.website) await queueSiteAudit(tx, { requestId: id, website: fields.website, requestedBy: null });
     await repo.insertLeadEvent(tx, {
       kind: 'audit-request',
       email: fields.email,

@@ -1,0 +1,29 @@
+/** Broken links: the site's own links the crawler followed, and which of them lead nowhere. */
+import type { CheckResult } from '../findings';
+import { limitLines, plural } from '../text';
+import { linkProblem, type AuditContext } from './context';
+import { fail, pageCheck, pass, runCategory, skip, type CheckDefinition } from './define';
+
+const brokenLinks = pageCheck({
+  id: 'broken-links',
+  title: 'No broken links',
+  why: 'A link that leads to an error page loses the visitor at the very moment they wanted to know more, and tells Google the site is neglected.',
+  fix: 'Point each listed link to a page that exists, or redirect the old address to its replacement (301); check again after changing menus or page addresses.',
+  topic: 'website-care',
+  judge(ctx) {
+    const internal = ctx.snapshot.links.filter((link) => ctx.sameSite(link.url));
+    if (internal.length === 0) return skip('No links of the site were checked in this audit');
+    const broken = internal.flatMap((link) => {
+      const problem = linkProblem(link);
+      return problem ? [`${problem} ${ctx.label(link.url)} (linked from ${ctx.label(link.pageUrl)})`] : [];
+    });
+    if (broken.length === 0) return pass(`All ${plural(internal.length, 'link')} of the site checked answered`);
+    return fail(`Broken: ${broken.length} of ${plural(internal.length, 'link')} checked`, ...limitLines(broken));
+  },
+});
+
+export const LINKS_CHECKS: readonly CheckDefinition[] = [brokenLinks];
+
+export function linksChecks(ctx: AuditContext): CheckResult[] {
+  return runCategory('links', LINKS_CHECKS, ctx);
+}

@@ -1,0 +1,268 @@
+/** Speed: how long the home page takes to start, how much it and its files weigh, and how they are served. */
+import type { CheckResult } from '../findings';
+import type { FetchedResource, ResourceKind } from '../snapshot';
+import { cutText, formatBytes, formatDuration, formatMs, KB, limitLines, MB, plural, quote } from '../text';
+import { header, isSuccess, mediaType, withoutFragment, type AuditContext } from './context';
+import { fail, pageCheck, pass, runCategory, siteCheck, skip, warn, type CheckDefinition, type Verdict } from './define';
+import { attr } from './dom';
+
+/** pass below `good`, warn below `poor`, else fail. */
+function byThreshold(value: number, good: number, poor: number, ...evidence: string[]): Verdict {
+  if (value < good) return pass(...evidence);
+  return value < poor ? warn(...evidence) : fail(...evidence);
+}
+
+/** What a visitor downloads for a file (the decoded size when the crawler did not see the wire size). */
+const downloadBytes = (resource: FetchedResource) => resource.transferBytes || resource.bodyBytes;
+
+/** "312 KB", or "at least 5 MB" for a file the crawler stopped reading. */
+const sizeOf = (resource: FetchedResource) => `${resource.truncated ? 'at least ' : ''}${formatBytes(downloadBytes(resource))}`;
+
+/** Every file fetched with success, once per address. */
+function fetchedResources(ctx: AuditContext): FetchedResource[] {
+  const byUrl = new Map<string, FetchedResource>();
+  for (const resource of ctx.snapshot.resources) {
+    if (isSuccess(resource) && !byUrl.has(resource.url)) byUrl.set(resource.url, resource);
+  }
+  return [...byUrl.values()];
+}
+
+/** The site's own files: the owner can change how those are served, not a widget provider's. */
+const ownResources = (ctx: AuditContext, kinds: readonly ResourceKind[]) =>
+  fetchedResources(ctx).filter((resource) => kinds.includes(resource.kind) && ctx.sameSite(resource.url));
+
+const COMPRESSED = /\b(gzip|br|zstd|deflate)\b/i;
+const TEXT_KINDS: readonly ResourceKind[] = ['script', 'style'];
+const STATIC_KINDS: readonly ResourceKind[] = ['script', 'style', 'image', 'font'];
+const SEVEN_DAYS = 7 * 86_400;
+
+const ttfb = pageCheck({
+  id: 'ttfb',
+  title: 'The server starts answering quickly',
+  why: 'Nothing appears on screen until the server starts answering; past a second or two, many visitors on phones give up and go back to Google.',
+  fix: 'Turn on page caching (a caching plugin or your host\'s cache), or move to faster hosting or a CDN; a slow first answer usually means every page is rebuilt for every visitor.',
+  topic: 'website-speed',
+  judge(ctx) {
+    const ms = ctx.snapshot.home.timeToFirstByteMs;
+    return byThreshold(ms, 600, 1500, `The home page started answering after ${formatMs(ms)} (under 600 ms is good)`);
+  },
+});
+
+const htmlSize = pageCheck({
+  id: 'html-size',
+  title: 'The page itself is light',
+  why: 'A heavy page takes longer to arrive and to read on a phone, before any picture even starts loading.',
+  fix: 'Remove page-builder leftovers, huge inline scripts or styles and pictures embedded as text; a typical home page is well under 100 KB of HTML.',
+  topic: 'website-speed',
+  judge(ctx) {
+    const { home } = ctx.snapshot;
+    const size = `${home.truncated ? 'more than ' : ''}${formatBytes(home.bodyBytes)}`;
+    return byThreshold(home.bodyBytes, 100 * KB, 500 * KB, `The home page's HTML is ${size} (under 100 KB is good)`);
+  },
+});
+
+const KIND_NAMES: Record<ResourceKind, [string, string]> = {
+  image: ['image', 'images'],
+  script: ['script', 'scripts'],
+  style: ['stylesheet', 'stylesheets'],
+  font: ['font', 'fonts'],
+  other: ['other file', 'other files'],
+};
+
+const pageWeight = pageCheck({
+  id: 'page-weight',
+  title: 'The whole page downloads fast',
+  why: 'Everything the home page loads (pictures, scripts, fonts) is downloaded on every first visit; on a phone connection every megabyte costs seconds.',
+  fix: 'Shrink pictures to the size they are shown at, remove unused plugins, sliders and fonts; aim for under 1.5 MB in total.',
+  topic: 'website-speed',
+  judge(ctx) {
+    const { home, resourcesSeen } = ctx.snapshot;
+    const homeUrls = new Set([home.url, home.requestedUrl].map(withoutFragment));
+    const files = fetchedResources(ctx).filter((resource) => homeUrls.has(withoutFragment(resource.pageUrl)));
+    const byKind = new Map<ResourceKind, { count: number; bytes: number }>();
+    for (const file of files) {
+      const entry = byKind.get(file.kind) ?? { count: 0, bytes: 0 };
+      entry.count += 1;
+      entry.bytes += downloadBytes(file);
+      byKind.set(file.kind, entry);
+    }
+    const htmlBytes = home.transferBytes || home.bodyBytes;
+    const total = htmlBytes + files.reduce((sum, file) => sum + downloadBytes(file), 0);
+    const parts = [`HTML ${formatBytes(htmlBytes)}`];
+    for (const [kind, { count, bytes }] of byKind) {
+      const [one, many] = KIND_NAMES[kind];
+      parts.push(`${plural(count, one, many)} ${formatBytes(bytes)}`);
+    }
+    const partial = files.length < resourcesSeen;
+    const evidence = [`The home page downloads ${partial ? 'at least ' : ''}${formatBytes(total)} (under 1.5 MB is good): ${parts.join(', ')}`];
+    if (resourcesSeen > 0) evidence.push(`${files.length} of ${plural(resourcesSeen, 'referenced file')} fetched${partial ? '; the rest are not counted' : ''}`);
+    return byThreshold(total, 1.5 * MB, 4 * MB, ...evidence);
+  },
+});
+
+const compression = pageCheck({
+  id: 'compression',
+  title: 'Text files are sent compressed',
+  why: 'Compression (gzip or Brotli) makes pages, scripts and styles three to five times smaller on the way to the visitor, for free.',
+  fix: 'Turn on gzip or Brotli compression in the server or hosting panel (or a CDN such as Cloudflare does it for you).',
+  topic: 'website-speed',
+  judge(ctx) {
+    const { home } = ctx.snapshot;
+    const uncompressed: string[] = [];
+    const htmlUncompressed = home.bodyBytes > KB && !COMPRESSED.test(header(home, 'content-encoding'));
+    if (htmlUncompressed) uncompressed.push(`The home page (${formatBytes(home.bodyBytes)})`);
+    const files = ownResources(ctx, TEXT_KINDS).filter((file) => file.bodyBytes > KB);
+    for (const file of files) {
+      if (!COMPRESSED.test(header(file, 'content-encoding'))) uncompressed.push(`${ctx.label(file.url)} (${formatBytes(file.bodyBytes)})`);
+    }
+    const judged = files.length + (home.bodyBytes > KB ? 1 : 0);
+    if (judged === 0) return skip('No page or script/style file over 1 KB to judge');
+    if (uncompressed.length === 0) return pass(`The home page and ${plural(files.length, 'script/style file')} of the site are sent compressed`);
+    const evidence = [`Sent without compression: ${uncompressed.length} of ${plural(judged, 'text file')}`, ...limitLines(uncompressed)];
+    return htmlUncompressed || uncompressed.length === judged ? fail(...evidence) : warn(...evidence);
+  },
+});
+
+/** How long a browser may keep a file, from Cache-Control; 'immutable' counts as forever. */
+function cacheLifetime(file: FetchedResource): { seconds: number; value: string } {
+  const value = header(file, 'cache-control');
+  if (/no-store|no-cache/i.test(value)) return { seconds: 0, value };
+  if (/\bimmutable\b/i.test(value)) return { seconds: Infinity, value };
+  const maxAge = /(?:^|[\s,])max-age\s*=\s*"?(\d+)/i.exec(value)?.[1];
+  return { seconds: maxAge === undefined ? 0 : Number(maxAge), value };
+}
+
+const cacheHeaders = pageCheck({
+  id: 'cache-headers',
+  title: 'Browsers keep files between visits',
+  why: 'When pictures, scripts and styles may be kept by the browser, a visitor\'s second page and next visit load almost instantly.',
+  fix: 'Send "Cache-Control: max-age=31536000, immutable" for files whose names change when they change (most site builders do), or at least a week for the others.',
+  topic: 'website-speed',
+  judge(ctx) {
+    const files = ownResources(ctx, STATIC_KINDS);
+    if (files.length === 0) return skip("None of the site's own pictures, scripts, styles or fonts were fetched");
+    const short: string[] = [];
+    let uncachable = 0;
+    for (const file of files) {
+      const { seconds, value } = cacheLifetime(file);
+      if (seconds >= SEVEN_DAYS) continue;
+      const validated = Boolean(header(file, 'etag') || header(file, 'last-modified'));
+      if (!validated && seconds === 0) uncachable += 1;
+      const cache = value ? `Cache-Control: ${quote(value, 60)}${seconds > 0 ? ` (${formatDuration(seconds)})` : ''}` : 'no Cache-Control';
+      short.push(`${ctx.label(file.url)}: ${cache}${validated ? ', can be revalidated' : ', not even an ETag or Last-Modified'}`);
+    }
+    if (short.length === 0) return pass(`All ${plural(files.length, 'file')} may be kept for 7 days or more`);
+    const evidence = [`Kept for less than 7 days: ${short.length} of ${plural(files.length, 'file')}`, ...limitLines(short)];
+    return uncachable > 0 ? fail(...evidence) : warn(...evidence);
+  },
+});
+
+const images = (ctx: AuditContext) => fetchedResources(ctx).filter((resource) => resource.kind === 'image');
+
+const largeImages = pageCheck({
+  id: 'large-images',
+  title: 'No oversized pictures',
+  why: 'One picture straight from a camera or phone can weigh more than the rest of the page together and hold up everything else.',
+  fix: 'Resize pictures to the largest size they are shown at (rarely over 2000 pixels wide) and compress them, for example with squoosh.app; under 300 KB each is a good target.',
+  topic: 'website-speed',
+  judge(ctx) {
+    const all = images(ctx);
+    if (all.length === 0) return skip('No pictures were fetched');
+    const large = all.filter((image) => downloadBytes(image) > 300 * KB).sort((a, b) => downloadBytes(b) - downloadBytes(a));
+    if (large.length === 0) return pass(`All ${plural(all.length, 'picture')} fetched are under 300 KB`);
+    return fail(
+      `Over 300 KB: ${large.length} of ${plural(all.length, 'picture')}`,
+      ...limitLines(large.map((image) => `${sizeOf(image)} ${ctx.label(image.url)}`)),
+    );
+  },
+});
+
+const OLD_IMAGE_TYPE = /^image\/(jpeg|jpg|pjpeg|png|gif)$/;
+const OLD_IMAGE_EXTENSION = /\.(jpe?g|png|gif)$/i;
+
+function isOldImageFormat(image: FetchedResource): boolean {
+  const type = mediaType(image);
+  if (type) return OLD_IMAGE_TYPE.test(type);
+  return OLD_IMAGE_EXTENSION.test(withoutFragment(image.url).split('?')[0]!);
+}
+
+const imageFormats = pageCheck({
+  id: 'image-formats',
+  title: 'Pictures use modern formats',
+  why: 'WebP and AVIF pictures look the same as JPEG or PNG at a third to half of the size, so pages appear sooner.',
+  fix: 'Serve large pictures as WebP or AVIF: most site builders and image plugins (or a CDN) convert them automatically.',
+  topic: 'website-speed',
+  judge(ctx) {
+    const all = images(ctx);
+    if (all.length === 0) return skip('No pictures were fetched');
+    const old = all.filter((image) => downloadBytes(image) > 50 * KB && isOldImageFormat(image));
+    if (old.length === 0) return pass(`No picture over 50 KB is a JPEG, PNG or GIF (${plural(all.length, 'picture')} fetched)`);
+    return warn(
+      `JPEG, PNG or GIF over 50 KB (could be WebP or AVIF): ${old.length} of ${plural(all.length, 'picture')}`,
+      ...limitLines(old.map((image) => `${sizeOf(image)} ${mediaType(image) || 'image'} ${ctx.label(image.url)}`)),
+    );
+  },
+});
+
+const renderBlocking = pageCheck({
+  id: 'render-blocking',
+  title: 'Scripts do not hold up the page',
+  why: 'A script in the page\'s head without "defer" or "async" stops the browser from showing anything until it is downloaded and run.',
+  fix: 'Add "defer" to the listed script tags (or move them to the end of the page); a developer can check nothing depends on their order.',
+  topic: 'website-speed',
+  judge(ctx) {
+    const blocking = ctx.home.headElements('script').filter((el) => {
+      if (!attr(el, 'src').trim()) return false;
+      return !('async' in el.attribs) && !('defer' in el.attribs) && attr(el, 'type').trim().toLowerCase() !== 'module';
+    });
+    if (blocking.length === 0) return pass('No script in the home page\'s <head> blocks the page');
+    return warn(
+      `${plural(blocking.length, 'script')} in the home page's <head> without async or defer:`,
+      ...limitLines(blocking.map((el) => quote(attr(el, 'src')))),
+    );
+  },
+});
+
+function vitals(lighthouse: NonNullable<AuditContext['snapshot']['lighthouse']>): string {
+  const parts: string[] = [];
+  if (lighthouse.largestContentfulPaintMs !== undefined) parts.push(`largest content shown after ${formatMs(lighthouse.largestContentfulPaintMs)}`);
+  if (lighthouse.cumulativeLayoutShift !== undefined) parts.push(`layout shift ${lighthouse.cumulativeLayoutShift.toFixed(2)}`);
+  if (lighthouse.totalBlockingTimeMs !== undefined) parts.push(`blocked for ${formatMs(lighthouse.totalBlockingTimeMs)}`);
+  if (lighthouse.firstContentfulPaintMs !== undefined) parts.push(`first content after ${formatMs(lighthouse.firstContentfulPaintMs)}`);
+  return parts.length > 0 ? `Core Web Vitals: ${parts.join(', ')}` : 'No Core Web Vitals measured';
+}
+
+const lighthouse = siteCheck({
+  id: 'lighthouse',
+  title: 'Google Lighthouse speed score',
+  why: 'Lighthouse loads the page in a real browser on a simulated mid-range phone, the way Google judges page experience.',
+  fix: 'Work through the other speed findings first (pictures, scripts, caching); they are what usually holds the score down.',
+  topic: 'website-speed',
+  judge(ctx) {
+    const result = ctx.snapshot.lighthouse;
+    if (!result) {
+      const reason = ctx.snapshot.skipped.find((item) => item.check.toLowerCase().startsWith('lighthouse'))?.reason;
+      return skip(reason ? `Lighthouse was not run: ${cutText(reason)}` : 'Lighthouse was not run for this audit.');
+    }
+    const performance = Math.round(result.performance);
+    const evidence = [`Performance ${performance} of 100 (90 or more is good), accessibility ${Math.round(result.accessibility)}`, vitals(result)];
+    if (performance >= 90) return pass(...evidence);
+    return performance >= 50 ? warn(...evidence) : fail(...evidence);
+  },
+});
+
+export const SPEED_CHECKS: readonly CheckDefinition[] = [
+  ttfb,
+  htmlSize,
+  pageWeight,
+  compression,
+  cacheHeaders,
+  largeImages,
+  imageFormats,
+  renderBlocking,
+  lighthouse,
+];
+
+export function speedChecks(ctx: AuditContext): CheckResult[] {
+  return runCategory('speed', SPEED_CHECKS, ctx);
+}

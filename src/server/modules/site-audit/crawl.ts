@@ -1,0 +1,109 @@
+/**
+ * The automatic website audit's crawler (issue 22): fetches the requester's site through the safe fetch,
+ * within limits of pages, files, links, bytes and time, and returns what it saw as a SiteSnapshot for the
+ * checks to judge. It never throws for anything the site does: a failure is recorded on the exchange it
+ * affected, and a step it could not take is in `skipped` with the reason.
+ */
+import { createCrawlBudget } from './budget';
+import { CRAWL_LIMITS, CRAWL_STEPS, type CrawlContext, type CrawlLimits, type CrawlStep } from './crawl-context';
+import { fetchBounded } from './fetch-bounded';
+import { checkLinks } from './links';
+import { crawlPages, fetchPage, type CrawledPage } from './pages';
+import { weighResources } from './resources';
+import { fetchHttpVersion, fetchSiteFiles } from './site-files';
+import type { LighthouseResult, SiteSnapshot } from './snapshot';
+
+export { CRAWL_LIMITS, CRAWL_STEPS, type CrawlLimits };
+
+export type CrawlOptions = Partial<CrawlLimits> & {
+  /** Says who is asking, e.g. "Acme website audit (+https://acme.example)". */
+  userAgent: string;
+  signal?: AbortSignal | undefined;
+  /** Real-browser scores of the home page, when the server has a Chromium. */
+  lighthouse?: ((url: string) => Promise<LighthouseResult>) | undefined;
+};
+
+const NO_CHROMIUM = 'No Chromium is configured on this server, so real-browser speed and accessibility scores were not measured.';
+
+/** Lighthouse beside the crawl, given up when the audit's time runs out. */
+async function measure(ctx: CrawlContext, lighthouse: CrawlOptions['lighthouse'], url: string): Promise<LighthouseResult | undefined> {
+  if (!lighthouse) {
+    ctx.skip(CRAWL_STEPS.lighthouse, NO_CHROMIUM);
+    return undefined;
+  }
+  const { signal } = ctx.budget;
+  // The budget's signal lives as long as this crawl: its listener needs no removing.
+  const stopped = new Promise<undefined>((resolve) => {
+    if (signal.aborted) resolve(undefined);
+    signal.addEventListener('abort', () => resolve(undefined), { once: true });
+  });
+  try {
+    const result = await Promise.race([lighthouse(url), stopped]);
+    if (!result) ctx.skip(CRAWL_STEPS.lighthouse, `Lighthouse did not finish: ${ctx.budget.stopReason()}.`);
+    return result;
+  } catch (err) {
+    ctx.skip(CRAWL_STEPS.lighthouse, `Lighthouse could not measure the page: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
+/** Why nothing beyond the home page was looked at, or undefined when the crawl can go on. */
+function homeDeadEnd({ page, references }: CrawledPage): { reason: string; steps: CrawlStep[] } | undefined {
+  if (page.failure) return { reason: `The home page could not be read (${page.failure.message}).`, steps: Object.values(CRAWL_STEPS) };
+  if (references) return undefined;
+  const type = page.headers['content-type']?.split(';')[0]?.trim();
+  return {
+    reason: `The home page is not an HTML page (${type ? `it is ${type}` : 'it has no content type'}), so it has no links or files to follow.`,
+    steps: [CRAWL_STEPS.pages, CRAWL_STEPS.resources, CRAWL_STEPS.links, CRAWL_STEPS.lighthouse],
+  };
+}
+
+export async function crawlSite(startUrl: string, options: CrawlOptions): Promise<SiteSnapshot> {
+  const { userAgent, signal, lighthouse, ...chosen } = options;
+  const limits: CrawlLimits = { ...CRAWL_LIMITS, ...chosen };
+  const startedAt = new Date().toISOString();
+  const budget = createCrawlBudget({ concurrency: limits.concurrency, timeoutMs: limits.auditTimeoutMs, signal });
+  const skipped: SiteSnapshot['skipped'] = [];
+  const settings = { userAgent, allowedPorts: limits.allowedPorts, requestTimeoutMs: limits.requestTimeoutMs, budget };
+  const ctx: CrawlContext = {
+    limits,
+    budget,
+    fetch: (request) => fetchBounded(request, settings),
+    skip: (check, reason) => skipped.push({ check, reason }),
+  };
+  const finished = (rest: Omit<SiteSnapshot, 'startUrl' | 'startedAt' | 'finishedAt' | 'skipped'>): SiteSnapshot => ({
+    startUrl,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    ...rest,
+    skipped,
+  });
+
+  try {
+    const home = await fetchPage(ctx, startUrl, 0);
+    const deadEnd = homeDeadEnd(home);
+    for (const step of deadEnd?.steps ?? []) ctx.skip(step, deadEnd!.reason);
+    if (home.page.failure) return finished({ home: home.page, pages: [home.page], resources: [], resourcesSeen: 0, links: [] });
+
+    const homeUrl = home.page.url;
+    const [pages, weighed, files, httpVersion, lighthouseResult] = await Promise.all([
+      crawlPages(ctx, home),
+      weighResources(ctx, home),
+      fetchSiteFiles(ctx, homeUrl),
+      fetchHttpVersion(ctx, homeUrl),
+      home.references ? measure(ctx, lighthouse, homeUrl) : undefined,
+    ]);
+    const links = await checkLinks(ctx, pages, homeUrl);
+    return finished({
+      home: home.page,
+      pages: pages.map((crawled) => crawled.page),
+      ...weighed,
+      links,
+      ...files,
+      httpVersion,
+      lighthouse: lighthouseResult,
+    });
+  } finally {
+    budget.dispose();
+  }
+}

@@ -1,0 +1,585 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CHECK_IDS, runChecks } from '../../src/server/modules/site-audit/checks';
+import { nestingCut } from '../../src/server/modules/site-audit/checks/nesting';
+import type { CheckResult } from '../../src/server/modules/site-audit/findings';
+import type {
+  CheckedLink,
+  FetchedPage,
+  FetchedResource,
+  FetchedResponse,
+  FetchedTextFile,
+  ResourceKind,
+  SiteSnapshot,
+} from '../../src/server/modules/site-audit/snapshot';
+import { countWords, cutText, formatBytes, formatDuration, formatMs, limitLines, quote } from '../../src/server/modules/site-audit/text';
+
+const SITE = 'https://smile-dental.example';
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/site-audit/${name}`, import.meta.url), 'utf8');
+
+const HTML = { 'content-type': 'text/html; charset=utf-8' };
+
+/** Headers of a well-run https site. */
+const GOOD_HEADERS = {
+  ...HTML,
+  'content-encoding': 'br',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'content-security-policy': "default-src 'self'; script-src 'self' 'nonce-r4nd0m' https://embed.tawk.to; frame-ancestors 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+};
+
+function response(url: string, extra: Partial<FetchedResponse> = {}): FetchedResponse {
+  return {
+    requestedUrl: url,
+    url,
+    status: 200,
+    headers: {},
+    redirects: [],
+    timeToFirstByteMs: 120,
+    totalMs: 200,
+    transferBytes: 1_000,
+    bodyBytes: 1_000,
+    truncated: false,
+    ...extra,
+  };
+}
+
+function page(path: string, html: string | undefined, extra: Partial<FetchedPage> = {}): FetchedPage {
+  const bytes = html === undefined ? 0 : Buffer.byteLength(html);
+  return { ...response(`${SITE}${path}`, { headers: GOOD_HEADERS, bodyBytes: bytes, transferBytes: Math.round(bytes / 4) }), html, depth: path === '/' ? 0 : 1, ...extra };
+}
+
+function resource(path: string, kind: ResourceKind, bytes: number, headers: Record<string, string>, extra: Partial<FetchedResource> = {}): FetchedResource {
+  const url = path.startsWith('http') ? path : `${SITE}${path}`;
+  return { ...response(url, { headers, bodyBytes: bytes, transferBytes: bytes }), kind, pageUrl: `${SITE}/`, inHead: false, ...extra };
+}
+
+function textFile(path: string, text: string | undefined, extra: Partial<FetchedTextFile> = {}): FetchedTextFile {
+  return { ...response(`${SITE}${path}`, { headers: { 'content-type': 'text/plain' } }), text, ...extra };
+}
+
+const link = (path: string, status: number, from = '/'): CheckedLink => ({ pageUrl: `${SITE}${from}`, url: `${SITE}${path}`, status });
+
+/** A snapshot of the site whose home page is `home`; everything else from `extra` (nothing fetched by default). */
+function snapshotOf(home: FetchedPage, extra: Partial<SiteSnapshot> = {}): SiteSnapshot {
+  return {
+    startUrl: `${SITE}/`,
+    startedAt: '2026-11-26T10:00:00.000Z',
+    finishedAt: '2026-11-26T10:00:20.000Z',
+    home,
+    pages: [home],
+    resources: [],
+    resourcesSeen: 0,
+    links: [],
+    skipped: [],
+    ...extra,
+  };
+}
+
+const CACHED = { 'cache-control': 'public, max-age=31536000, immutable' };
+
+/** The good fixture as a well-served site: every file compressed and cached, robots, sitemap, redirects. */
+function goodSnapshot(): SiteSnapshot {
+  const home = page('/', fixture('good.html'), { timeToFirstByteMs: 180 });
+  const resources = [
+    resource('/css/site.css', 'style', 24_000, { 'content-type': 'text/css', 'content-encoding': 'br', ...CACHED }, { transferBytes: 6_000, inHead: true }),
+    resource('/js/site.js', 'script', 40_000, { 'content-type': 'text/javascript', 'content-encoding': 'gzip', ...CACHED }, { transferBytes: 12_000, inHead: true }),
+    resource('/img/logo.svg', 'image', 4_000, { 'content-type': 'image/svg+xml', ...CACHED }),
+    resource('/img/team.webp', 'image', 140_000, { 'content-type': 'image/webp', ...CACHED }),
+    resource('/img/stars.png', 'image', 3_000, { 'content-type': 'image/png', ...CACHED }),
+    resource('https://embed.tawk.to/abc123/default', 'script', 90_000, { 'content-type': 'text/javascript' }),
+  ];
+  return snapshotOf(home, {
+    resources,
+    resourcesSeen: 7,
+    links: [link('/treatments', 200), link('/about', 200), link('/contact', 200), link('/contact/send', 405)],
+    robotsTxt: textFile('/robots.txt', `User-agent: *\nDisallow: /admin/\n\nSitemap: ${SITE}/sitemap.xml\n`),
+    sitemapXml: textFile('/sitemap.xml', `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${SITE}/</loc></url><url><loc>${SITE}/about</loc></url></urlset>`, {
+      headers: { 'content-type': 'application/xml' },
+    }),
+    httpVersion: response('http://smile-dental.example/', { url: `${SITE}/`, redirects: [{ url: 'http://smile-dental.example/', status: 301 }] }),
+    lighthouse: { performance: 96, accessibility: 98, largestContentfulPaintMs: 1_400, cumulativeLayoutShift: 0.02, totalBlockingTimeMs: 30 },
+  });
+}
+
+/** The defects fixture on a neglected server: no headers, nothing compressed or cached, a 2.6 MB photo. */
+function defectsSnapshot(): SiteSnapshot {
+  const home = page('/', fixture('defects.html'), { headers: HTML, timeToFirstByteMs: 2_300, bodyBytes: 620 * 1024, transferBytes: 620 * 1024 });
+  const about = page('/about', '<html><body><p>About Bob</p><a href="/old-page">Old</a></body></html>', { headers: HTML });
+  return snapshotOf(home, {
+    pages: [home, about],
+    resources: [
+      resource('/js/slider.js', 'script', 80_000, { 'content-type': 'application/javascript' }, { inHead: true }),
+      resource('/img/a.jpg', 'image', 2_600_000, { 'content-type': 'image/jpeg' }),
+      resource('/img/b.jpg', 'image', 120_000, { 'content-type': 'image/jpeg', 'last-modified': 'Tue, 01 Jan 2019 00:00:00 GMT' }),
+      resource('/img/c.jpg', 'image', 30_000, { 'content-type': 'image/jpeg', 'cache-control': 'max-age=3600' }),
+    ],
+    resourcesSeen: 6,
+    links: [link('/about', 200), link('/old-page', 404, '/about'), link('/gone', 0, '/'), link('https://elsewhere.example/x', 500)],
+    robotsTxt: textFile('/robots.txt', '# built by the agency\nUser-agent: Googlebot\nDisallow: /tmp\n\nUser-agent: *\nDisallow: /\n'),
+    sitemapXml: textFile('/sitemap.xml', 'Not found', { status: 404, headers: HTML }),
+    httpVersion: response('http://smile-dental.example/', { headers: HTML }),
+    skipped: [{ check: 'Lighthouse', reason: 'no Chromium configured' }],
+  });
+}
+
+const byId = (checks: CheckResult[], id: string): CheckResult => {
+  const check = checks.find((item) => item.id === id);
+  if (!check) throw new Error(`no check ${id}`);
+  return check;
+};
+
+const statuses = (checks: CheckResult[]) => Object.fromEntries(checks.map((check) => [check.id, check.status]));
+const evidenceOf = (checks: CheckResult[], id: string) => byId(checks, id).evidence.join('\n');
+const UNEXPECTED = /stopped on something unexpected/;
+
+describe('site audit checks on a good small-business site', () => {
+  const checks = runChecks(goodSnapshot());
+
+  it('passes every check', () => {
+    const notPassing = checks.filter((check) => check.status !== 'pass').map((check) => `${check.id}: ${check.status} ${check.evidence.join(' | ')}`);
+    expect(notPassing).toEqual([]);
+  });
+
+  it('returns every check once, in the fixed order, with texts and no fix topic on a pass', () => {
+    expect(checks.map((check) => check.id)).toEqual(CHECK_IDS);
+    expect(new Set(CHECK_IDS).size).toBe(CHECK_IDS.length);
+    for (const check of checks) {
+      expect(check.title && check.why && check.fix, check.id).toBeTruthy();
+      expect(check.evidence.length, check.id).toBeGreaterThan(0);
+      expect(check.topic, check.id).toBeUndefined();
+    }
+  });
+
+  it('names what it found and where', () => {
+    expect(evidenceOf(checks, 'contact-form')).toBe('Form with an email field on the home page (sends to /contact/send)');
+    expect(evidenceOf(checks, 'booking-link')).toContain("Calendly on the home page: <a href> 'https://calendly.com/smile-dental/checkup'");
+    expect(evidenceOf(checks, 'chat-widget')).toContain('tawk.to');
+    expect(evidenceOf(checks, 'click-to-call')).toContain("'tel:+441134960000'");
+    expect(evidenceOf(checks, 'cta-above-fold')).toMatch(/^'Book a free consultation' near the top of the home page \(after about \d+ words\)$/);
+    expect(evidenceOf(checks, 'lead-magnet')).toContain('Mailchimp');
+    expect(evidenceOf(checks, 'reviews')).toContain('review structured data');
+    expect(evidenceOf(checks, 'structured-data')).toBe("Dentist 'Smile Dental' with name, address and telephone");
+    expect(evidenceOf(checks, 'title')).toBe("Title: 'Family Dentist in Leeds | Smile Dental' (38 characters)");
+    expect(evidenceOf(checks, 'hsts')).toContain('(1 year)');
+    expect(evidenceOf(checks, 'http-redirects')).toBe('http://smile-dental.example/ → https://smile-dental.example/ (301)');
+    expect(evidenceOf(checks, 'page-weight')).toContain('6 of 7 referenced files fetched; the rest are not counted');
+    expect(evidenceOf(checks, 'image-alt')).toBe('3 of 3 images have alt text');
+    expect(evidenceOf(checks, 'sitemap')).toContain('lists 2 addresses');
+    expect(evidenceOf(checks, 'broken-links')).toBe('All 4 links of the site checked answered');
+  });
+});
+
+describe('site audit checks on a page with every defect', () => {
+  const checks = runChecks(defectsSnapshot());
+
+  it('fails or warns where it should', () => {
+    expect(statuses(checks)).toEqual({
+      reachable: 'pass',
+      https: 'pass',
+      'http-redirects': 'fail',
+      hsts: 'fail',
+      csp: 'fail',
+      'x-content-type-options': 'warn',
+      'frame-protection': 'warn',
+      'referrer-policy': 'warn',
+      'mixed-content': 'fail',
+      ttfb: 'fail',
+      'html-size': 'fail',
+      'page-weight': 'warn',
+      compression: 'fail',
+      'cache-headers': 'fail',
+      'large-images': 'fail',
+      'image-formats': 'warn',
+      'render-blocking': 'warn',
+      lighthouse: 'skipped',
+      title: 'fail',
+      'meta-description': 'fail',
+      h1: 'fail',
+      canonical: 'warn',
+      noindex: 'fail',
+      'robots-txt': 'fail',
+      sitemap: 'warn',
+      lang: 'warn',
+      'image-alt': 'fail',
+      'open-graph': 'warn',
+      'twitter-card': 'warn',
+      'structured-data': 'warn',
+      favicon: 'warn',
+      viewport: 'fail',
+      'font-size': 'warn',
+      'tap-targets': 'warn',
+      'contact-form': 'fail',
+      'booking-link': 'fail',
+      'chat-widget': 'fail',
+      'click-to-call': 'warn',
+      'email-link': 'warn',
+      reviews: 'warn',
+      'cta-above-fold': 'warn',
+      'lead-magnet': 'warn',
+      'broken-links': 'fail',
+    });
+  });
+
+  it('attaches the agency topic to what needs fixing', () => {
+    expect(byId(checks, 'contact-form').topic).toBe('lead-capture');
+    expect(byId(checks, 'booking-link').topic).toBe('booking');
+    expect(byId(checks, 'chat-widget').topic).toBe('chat');
+    expect(byId(checks, 'reviews').topic).toBe('reviews');
+    expect(byId(checks, 'lead-magnet').topic).toBe('newsletter');
+    expect(byId(checks, 'ttfb').topic).toBe('website-speed');
+    expect(byId(checks, 'title').topic).toBe('seo');
+    expect(byId(checks, 'hsts').topic).toBe('website-care');
+    expect(byId(checks, 'lighthouse').topic).toBeUndefined();
+  });
+
+  it('says specifically what it saw', () => {
+    expect(evidenceOf(checks, 'hsts')).toBe('No Strict-Transport-Security header');
+    expect(evidenceOf(checks, 'http-redirects')).toBe('http://smile-dental.example/ answered 200 OK at http://smile-dental.example/ without sending visitors to https');
+    expect(evidenceOf(checks, 'mixed-content')).toContain("<script> 'http://cdn.old-host.example/jquery.js' (blocked by browsers)");
+    expect(evidenceOf(checks, 'mixed-content')).toContain("<img> 'http://img.old-host.example/hero.jpg'");
+    expect(evidenceOf(checks, 'ttfb')).toBe('The home page started answering after 2.3 s (under 600 ms is good)');
+    expect(evidenceOf(checks, 'html-size')).toBe("The home page's HTML is 620 KB (under 100 KB is good)");
+    expect(byId(checks, 'page-weight').evidence).toEqual([
+      'The home page downloads at least 3.3 MB (under 1.5 MB is good): HTML 620 KB, 1 script 78 KB, 3 images 2.6 MB',
+      '4 of 6 referenced files fetched; the rest are not counted',
+    ]);
+    expect(evidenceOf(checks, 'large-images')).toBe('Over 300 KB: 1 of 3 pictures\n2.5 MB /img/a.jpg');
+    expect(evidenceOf(checks, 'image-formats')).toContain('117 KB image/jpeg /img/b.jpg');
+    expect(evidenceOf(checks, 'cache-headers')).toContain('/img/c.jpg: Cache-Control: \'max-age=3600\' (1 hour), not even an ETag or Last-Modified');
+    expect(evidenceOf(checks, 'cache-headers')).toContain('/img/b.jpg: no Cache-Control, can be revalidated');
+    expect(evidenceOf(checks, 'render-blocking')).toContain("'/js/slider.js'");
+    expect(evidenceOf(checks, 'lighthouse')).toBe('Lighthouse was not run: no Chromium configured');
+    expect(evidenceOf(checks, 'noindex')).toContain(`<meta name="robots" content='noindex, nofollow'>`);
+    expect(evidenceOf(checks, 'robots-txt')).toContain('User-agent: * / Disallow: /');
+    expect(evidenceOf(checks, 'image-alt')).toBe("1 of 4 images have alt text\nWithout alt:\n'http://img.old-host.example/hero.jpg'\n'/img/a.jpg'\n'/img/b.jpg'");
+    expect(evidenceOf(checks, 'structured-data')).toBe("Organization 'Bob's Coaching' without address, telephone");
+    expect(evidenceOf(checks, 'viewport')).toContain('A fixed width');
+    expect(evidenceOf(checks, 'font-size')).toContain("'.small p, footer' { font-size: '10px' } in a <style> block");
+    expect(evidenceOf(checks, 'font-size')).not.toContain('8px');
+    expect(evidenceOf(checks, 'font-size')).toContain('Judged from the markup');
+    expect(evidenceOf(checks, 'tap-targets')).toContain('<a style=\'width:16px;height:16px;display:inline-block\'>');
+    expect(evidenceOf(checks, 'tap-targets')).toContain('6 or more links in a row');
+    expect(evidenceOf(checks, 'click-to-call')).toContain("The number '0113 496 0123' on the home page is text");
+    expect(evidenceOf(checks, 'contact-form')).toBe('No <form> with an email field on the 2 pages checked');
+    expect(byId(checks, 'broken-links').evidence).toEqual(['Broken: 2 of 3 links checked', '404 Not Found /old-page (linked from /about)', 'no answer /gone (linked from /)']);
+  });
+});
+
+describe('single checks', () => {
+  const good = () => goodSnapshot();
+  const withHomeHeaders = (headers: Record<string, string>) => {
+    const snapshot = good();
+    snapshot.home = { ...snapshot.home, headers: { ...GOOD_HEADERS, ...headers } };
+    return runChecks({ ...snapshot, pages: [snapshot.home] });
+  };
+  const withHomeHtml = (html: string) => runChecks(snapshotOf(page('/', html)));
+
+  it('warns on a short HSTS lifetime, saying how short', () => {
+    const check = byId(withHomeHeaders({ 'strict-transport-security': 'max-age=300' }), 'hsts');
+    expect(check.status).toBe('warn');
+    expect(check.evidence).toEqual(['Strict-Transport-Security: max-age=300 (5 minutes; at least 180 days expected)']);
+  });
+
+  it("warns on script-src 'unsafe-inline' without a nonce or hash, and accepts frame-ancestors or X-Frame-Options", () => {
+    const checks = withHomeHeaders({ 'content-security-policy': "default-src 'self' 'unsafe-inline'", 'x-frame-options': 'SAMEORIGIN', 'referrer-policy': 'unsafe-url' });
+    expect(byId(checks, 'csp').status).toBe('warn');
+    expect(byId(checks, 'csp').fix).toContain('nonces');
+    expect(byId(checks, 'frame-protection').evidence).toEqual(['X-Frame-Options: SAMEORIGIN']);
+    expect(byId(checks, 'referrer-policy').status).toBe('warn');
+    expect(byId(withHomeHeaders({ 'content-security-policy': "script-src 'unsafe-inline' 'sha256-abc'" }), 'csp').status).toBe('pass');
+  });
+
+  it('cuts an over-long title the way a search result does', () => {
+    const long = 'Smile Dental – gentle family dentistry, implants and Invisalign in Leeds city centre';
+    const check = byId(withHomeHtml(`<title>${long}</title>`), 'title');
+    expect(check.status).toBe('warn');
+    expect(check.evidence[1]).toBe(`A search result shows: '${long.slice(0, 60).trimEnd()}…'`);
+  });
+
+  it('warns on several H1 headings and lists them; judges viewport zoom limits', () => {
+    const checks = withHomeHtml('<meta name="viewport" content="width=device-width, maximum-scale=1"><h1>One</h1><h1>Two</h1>');
+    expect(byId(checks, 'h1').status).toBe('warn');
+    expect(byId(checks, 'h1').evidence).toEqual(['2 <h1> headings on the home page:', "'One'", "'Two'"]);
+    expect(byId(checks, 'viewport').status).toBe('warn');
+    expect(byId(checks, 'viewport').evidence[1]).toContain('Zooming is turned off');
+  });
+
+  it('finds a business inside @graph, accepts subtypes and names missing fields', () => {
+    const block = (data: unknown) => `<script type="application/ld+json">${JSON.stringify(data)}</script>`;
+    const spa = withHomeHtml(block({ '@graph': [{ '@type': ['HealthAndBeautyBusiness'], name: 'Glow', telephone: '+44 1' }] }));
+    expect(byId(spa, 'structured-data').status).toBe('warn');
+    expect(byId(spa, 'structured-data').evidence).toEqual(["HealthAndBeautyBusiness 'Glow' without address"]);
+    const clinic = withHomeHtml(block({ '@type': 'https://schema.org/MedicalClinic', name: 'Clinic', address: 'Leeds', telephone: '1' }));
+    expect(byId(clinic, 'structured-data').status).toBe('pass');
+    expect(byId(withHomeHtml(block({ '@type': 'WebPage' })), 'structured-data').evidence).toEqual(['1 JSON-LD block, but no Organization or LocalBusiness among them']);
+  });
+
+  it('judges robots.txt by the group for every crawler and accepts a sitemap named in robots.txt', () => {
+    const snapshot = good();
+    snapshot.robotsTxt = textFile('/robots.txt', 'User-agent: BadBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n\nSitemap: https://cdn.example/sitemaps/index.xml\n');
+    snapshot.sitemapXml = textFile('/sitemap.xml', '<html>not here</html>', { status: 404 });
+    const checks = runChecks(snapshot);
+    expect(byId(checks, 'robots-txt').status).toBe('pass');
+    expect(byId(checks, 'sitemap').status).toBe('pass');
+    expect(evidenceOf(checks, 'sitemap')).toBe("robots.txt names a sitemap at 'https://cdn.example/sitemaps/index.xml' (not fetched in this audit)");
+    snapshot.robotsTxt = textFile('/robots.txt', '<!doctype html><title>Home</title>', { headers: HTML });
+    expect(byId(runChecks(snapshot), 'robots-txt').evidence[0]).toContain('web page instead of a text file');
+  });
+
+  it('only warns about http pictures on an https page, and accepts /favicon.ico without a link tag', () => {
+    const snapshot = snapshotOf(page('/', '<body><img src="http://cdn.example/a.png" alt="A"></body>'), {
+      resources: [resource('/favicon.ico', 'image', 1_000, { 'content-type': 'image/x-icon' })],
+    });
+    const checks = runChecks(snapshot);
+    expect(byId(checks, 'mixed-content')).toMatchObject({ status: 'warn', evidence: ['1 file loaded over plain http on the home page:', "<img> 'http://cdn.example/a.png'"] });
+    expect(byId(checks, 'favicon')).toMatchObject({ status: 'pass', evidence: [`${SITE}/favicon.ico answers (no <link rel="icon">; browsers look there by default)`] });
+  });
+
+  it('skips the Lighthouse check with no reason given, and grades its score', () => {
+    const snapshot = good();
+    expect(byId(runChecks({ ...snapshot, lighthouse: { performance: 62, accessibility: 90 } }), 'lighthouse').status).toBe('warn');
+    expect(byId(runChecks({ ...snapshot, lighthouse: { performance: 31, accessibility: 90 } }), 'lighthouse').status).toBe('fail');
+    expect(byId(runChecks({ ...snapshot, lighthouse: undefined }), 'lighthouse')).toMatchObject({ status: 'skipped', evidence: ['Lighthouse was not run for this audit.'] });
+  });
+});
+
+describe('leads across pages', () => {
+  const home = page('/', '<html><body><h1>Coaching</h1><p>Welcome.</p></body></html>');
+  const contact = (html: string) => page('/contact', `<html><body>${html}</body></html>`);
+
+  it('finds the contact form on another page and names it', () => {
+    const checks = runChecks(snapshotOf(home, { pages: [home, contact('<form action="/send"><input name="your-email"><textarea></textarea></form>')] }));
+    expect(byId(checks, 'contact-form')).toMatchObject({ status: 'pass', evidence: ['Form with an email field on /contact (sends to /send)'] });
+  });
+
+  it('warns when the form sends to an address that answers 404', () => {
+    const pages = [home, contact('<form action="/old-form-handler.php#top"><input type="email"></form>')];
+    const checks = runChecks(snapshotOf(home, { pages, links: [link('/old-form-handler.php', 404, '/contact')] }));
+    expect(byId(checks, 'contact-form').status).toBe('warn');
+    expect(byId(checks, 'contact-form').evidence).toEqual(['The form on /contact sends to /old-form-handler.php, which answers 404 Not Found']);
+    expect(byId(checks, 'contact-form').topic).toBe('lead-capture');
+  });
+
+  it('counts an embedded booking iframe, a WhatsApp link and a testimonials heading on other pages', () => {
+    const pages = [
+      home,
+      contact('<iframe src="https://cal.com/coach-anna/intro?embed=true"></iframe><a href="https://wa.me/441134960000">WhatsApp us</a><h2>Testimonials</h2>'),
+    ];
+    const checks = runChecks(snapshotOf(home, { pages }));
+    expect(evidenceOf(checks, 'booking-link')).toBe("Cal.com on /contact: <iframe src> 'https://cal.com/coach-anna/intro?embed=true'");
+    expect(byId(checks, 'chat-widget').status).toBe('pass');
+    expect(byId(checks, 'chat-widget').evidence).toEqual(["WhatsApp on /contact: <a href> 'https://wa.me/441134960000'", 'Visitors can message you on WhatsApp, though not on the page itself']);
+    expect(evidenceOf(checks, 'reviews')).toBe("Reviews on /contact: the heading 'Testimonials'");
+  });
+
+  it.each([
+    ['booking-link', '<a href="https://smile.as.me/schedule.php">Book</a>', 'Acuity Scheduling'],
+    ['booking-link', '<a href="https://app.squareup.com/appointments/book/abc/start">Book</a>', 'Square Appointments'],
+    ['booking-link', '<a href="https://calendar.app.google/AbC123">Book</a>', 'Google Calendar appointments'],
+    ['booking-link', '<div class="calendly-inline-widget" data-url="https://calendly.com/anna/intro"></div>', 'Calendly'],
+    ['chat-widget', '<script src="//js.hs-scripts.com/1234.js" async></script>', 'HubSpot chat'],
+    ['chat-widget', '<script src="https://connect.facebook.net/en_US/sdk/xfbml.customerchat.js"></script>', 'Facebook Messenger chat'],
+    ['chat-widget', "<script>window.intercomSettings = {}; s.src = 'https://widget.intercom.io/widget/abc';</script>", 'Intercom'],
+    ['reviews', '<script src="https://widget.trustpilot.com/bootstrap/v5/tp.widget.bootstrap.min.js"></script>', 'Trustpilot'],
+    ['lead-magnet', '<a href="https://anna.ck.page/checklist">Get the checklist</a>', 'Kit (ConvertKit)'],
+    ['contact-form', '<iframe src="https://form.jotform.com/123456"></iframe>', 'Jotform'],
+  ])('%s recognises %s', (id, html, provider) => {
+    const check = byId(runChecks(snapshotOf(page('/', `<html><body>${html}</body></html>`))), id);
+    expect(check.status).toBe('pass');
+    expect(check.evidence.join('\n')).toContain(`${provider} on the home page`);
+  });
+
+  it('counts a sign-up form by the words around it, and a plain input button as a call to action', () => {
+    const html = '<body><input type="button" value="Request a callback"><section><h2>Our newsletter</h2><form><input type="email" name="email"><button>Join</button></form></section></body>';
+    const checks = runChecks(snapshotOf(page('/', html)));
+    expect(evidenceOf(checks, 'lead-magnet')).toBe("a sign-up form (mentions 'newsletter') on the home page");
+    expect(evidenceOf(checks, 'cta-above-fold')).toContain("'Request a callback'");
+  });
+
+  it('does not mistake look-alike hosts for providers', () => {
+    const lookalikes = '<a href="https://canvas.measure.example/">x</a><a href="https://local.com/">y</a><a href="https://toolkit.com/">z</a>';
+    const checks = runChecks(snapshotOf(page('/', `<html><body>${lookalikes}</body></html>`)));
+    expect(byId(checks, 'booking-link').status).toBe('fail');
+    expect(byId(checks, 'chat-widget').status).toBe('fail');
+    expect(byId(checks, 'lead-magnet').status).toBe('warn');
+  });
+
+  it('treats a navigation menu link as navigation, and a header button as a call to action', () => {
+    const filler = Array.from({ length: 40 }, (_, i) => `<p>Paragraph ${i} ${'text '.repeat(20)}</p>`).join('');
+    const menuOnly = runChecks(snapshotOf(page('/', `<body><nav><a href="/contact">Contact</a></nav>${filler}<a href="/book">Book now</a></body>`)));
+    expect(byId(menuOnly, 'cta-above-fold').status).toBe('warn');
+    const headerButton = runChecks(snapshotOf(page('/', `<body><header><nav><a href="/">Home</a></nav><a href="/quote">Get a quote</a></header>${filler}</body>`)));
+    expect(byId(headerButton, 'cta-above-fold').evidence).toEqual(["'Get a quote' near the top of the home page (after about 0 words)"]);
+  });
+});
+
+describe('when the home page does not answer', () => {
+  const pageChecks = (checks: CheckResult[]) => checks.filter((check) => !['reachable', 'https', 'http-redirects', 'lighthouse'].includes(check.id));
+
+  it('fails reachable and https on a TLS failure, and skips the page checks with the reason', () => {
+    const failure = { code: 'tls-failed', message: 'The certificate of smile-dental.example has expired' };
+    const checks = runChecks(snapshotOf(page('/', undefined, { status: 0, headers: {}, failure })));
+    expect(byId(checks, 'reachable')).toMatchObject({ status: 'fail', evidence: ['The site did not answer: The certificate of smile-dental.example has expired'] });
+    expect(byId(checks, 'https')).toMatchObject({ status: 'fail', evidence: ['The secure connection failed: The certificate of smile-dental.example has expired'] });
+    for (const check of pageChecks(checks)) expect(check, check.id).toMatchObject({ status: 'skipped', evidence: [expect.stringContaining('expired')] });
+  });
+
+  it('fails reachable on an error status or a file that is not a web page', () => {
+    const notFound = runChecks(snapshotOf(page('/', '<h1>Not found</h1>', { status: 404 })));
+    expect(byId(notFound, 'reachable').evidence).toEqual(['The home page answered 404 Not Found']);
+    expect(byId(notFound, 'title').status).toBe('skipped');
+    const pdf = runChecks(snapshotOf(page('/', undefined, { headers: { 'content-type': 'application/pdf' } })));
+    expect(byId(pdf, 'reachable')).toMatchObject({ status: 'fail', evidence: ['The home page answered with application/pdf, not a web page'] });
+    expect(pageChecks(pdf).every((check) => check.status === 'skipped')).toBe(true);
+  });
+
+  it('shows the redirect chain of the home page', () => {
+    const home = page('/', '<title>x</title>', { requestedUrl: 'http://smile-dental.example/', redirects: [{ url: 'http://smile-dental.example/', status: 301 }] });
+    expect(byId(runChecks(snapshotOf(home)), 'reachable').evidence[1]).toBe('Redirected: http://smile-dental.example/ (301) → https://smile-dental.example/');
+  });
+});
+
+describe('hostile HTML', () => {
+  const html = fixture('malicious.html');
+  const checks = runChecks(snapshotOf(page('/', html)));
+
+  it('never throws and judges every check normally', () => {
+    expect(checks.map((check) => check.id)).toEqual(CHECK_IDS);
+    for (const check of checks) expect(check.evidence.join('\n'), check.id).not.toMatch(UNEXPECTED);
+  });
+
+  it('quotes what the page says verbatim, as text', () => {
+    expect(evidenceOf(checks, 'title')).toBe("Title: '<script>alert(1)</script>' (25 characters)");
+    expect(evidenceOf(checks, 'meta-description')).toContain("Meta description: '<img src=x onerror=alert(1)>'");
+    expect(evidenceOf(checks, 'open-graph')).toContain(`og:title: '"><script>alert('og')</script>'`);
+    expect(evidenceOf(checks, 'twitter-card')).toBe(`twitter:card: 'summary' onmouseover='alert(1)'`);
+    expect(evidenceOf(checks, 'lang')).toBe(`<html lang='en" onload="alert(1)'>`);
+    expect(evidenceOf(checks, 'h1')).toContain("'Hello <b>world</b> gnp.exe'");
+  });
+
+  it('reports invalid JSON-LD with the parser message instead of failing', () => {
+    const check = byId(checks, 'structured-data');
+    expect(check.status).toBe('fail');
+    expect(check.evidence[0]).toBe('Not valid JSON, so Google ignores them: 2 of 3 JSON-LD blocks on the home page');
+    expect(check.evidence[1]).toMatch(/^Block 1: .*JSON/);
+    expect(check.evidence[2]).toMatch(/^Block 2: /);
+    expect(check.evidence[3]).toBe('Dentist without address, telephone');
+  });
+
+  it('drops control characters and bidi overrides, and keeps evidence short', () => {
+    for (const check of checks) {
+      const text = check.evidence.join('\n');
+      expect(text, check.id).not.toMatch(/[\u0000-\u0008\u001b\u202e]/);
+      expect(check.evidence.length, check.id).toBeLessThanOrEqual(12);
+      for (const line of check.evidence) expect(line.length, check.id).toBeLessThan(420);
+    }
+  });
+
+  it('judges the page itself, not the inline SVG or the script texts', () => {
+    expect(byId(checks, 'canonical').status).toBe('warn');
+    expect(byId(checks, 'viewport').status).toBe('warn');
+    expect(byId(checks, 'chat-widget').evidence[0]).toBe('tawk.to on the home page: mentioned in an inline script');
+    expect(byId(checks, 'reviews').evidence[0]).toBe(`Reviews on the home page: a <div> marked 'reviews'`);
+    expect(byId(checks, 'contact-form').evidence[0]).toBe("Form with an email field on the home page (sends to javascript:alert(1))");
+  });
+});
+
+describe('large pages', () => {
+  const runsCleanly = (html: string) => {
+    const checks = runChecks(snapshotOf(page('/', html)));
+    expect(checks.map((check) => check.id)).toEqual(CHECK_IDS);
+    for (const check of checks) expect(check.evidence.join('\n'), check.id).not.toMatch(UNEXPECTED);
+    return checks;
+  };
+
+  it('audits a page with 100,000 elements', () => {
+    const items = Array.from({ length: 50_000 }, (_, i) => `<li><a href="/p/${i}">${i % 3 === 0 ? 'x' : `Item ${i}`}</a></li>`).join('');
+    const checks = runsCleanly(`<html><head><title>A very long list page</title></head><body><h1>List</h1><ul>${items}</ul></body></html>`);
+    expect(byId(checks, 'h1').status).toBe('pass');
+    expect(byId(checks, 'html-size').status).toBe('fail');
+  });
+
+  it('reads a page nested 100,000 deep only up to a browser-like depth, and says so', () => {
+    const depth = 100_000;
+    const checks = runsCleanly(`<body><h1>${'<span>'.repeat(depth)}deep${'</span>'.repeat(depth)}</h1>${'<div role="button">'.repeat(depth)}Book${'</div>'.repeat(depth)}</body>`);
+    expect(byId(checks, 'h1').status).toBe('pass');
+    expect(byId(checks, 'reachable').evidence[1]).toMatch(/^The page nests elements more than 256 deep, so only its first \d+ KB were judged$/);
+  });
+
+  it('reads deep but legitimate markup whole: text walks need no recursion', () => {
+    const depth = 250;
+    const checks = runsCleanly(`<body>${'<div><section>'.repeat(depth / 2)}<h1>Deep heading</h1><a href="tel:+44">Call</a>${'</section></div>'.repeat(depth / 2)}</body>`);
+    expect(byId(checks, 'h1').evidence).toEqual(["H1: 'Deep heading'"]);
+    expect(byId(checks, 'click-to-call').status).toBe('pass');
+    expect(byId(checks, 'reachable').evidence).toHaveLength(1);
+  });
+
+  it('audits a 5 MB page with a huge inline script, style, attribute and text', () => {
+    const mb = 1024 * 1024;
+    const html = [
+      '<html><head><title>Big page for testing</title>',
+      `<style>${'p{color:red}'.repeat(mb / 12)}/* ${'{'.repeat(mb / 4)}</style>`,
+      `<script>var x = "${'a'.repeat(mb)}";</script></head><body>`,
+      `<div data-x="${'"'.repeat(1)}${'q'.repeat(mb)}"></div>`,
+      `<p>${'0 1 2 3 4 5 6 7 '.repeat(mb / 16)}</p>`,
+      `<p>${' '.repeat(mb / 2)}calendly</p>`,
+      '</body></html>',
+    ].join('');
+    expect(html.length).toBeGreaterThan(4.5 * mb);
+    const checks = runsCleanly(html);
+    expect(byId(checks, 'title').status).toBe('pass');
+    expect(byId(checks, 'html-size').status).toBe('fail');
+  });
+});
+
+describe('nesting guard', () => {
+  const deep = (open: string, count = 1_000) => open.repeat(count);
+
+  it('finds where hostile nesting passes the limit, however the tags are written', () => {
+    expect(nestingCut(deep('<div>'))).toBe(256 * 5);
+    expect(nestingCut(deep('<div/>'))).toBeDefined();
+    expect(nestingCut(deep('<div></x>'))).toBeDefined();
+    expect(nestingCut(deep('<div><b></div>'))).toBeDefined();
+    expect(nestingCut(deep('<p><b class=x></p>'))).toBeDefined();
+  });
+
+  it('leaves ordinary and sloppy pages whole', () => {
+    expect(nestingCut(fixture('good.html'))).toBeUndefined();
+    expect(nestingCut(fixture('defects.html'))).toBeUndefined();
+    expect(nestingCut(`<ul>${deep('<li>item', 50_000)}</ul>${deep('<p>text', 50_000)}`)).toBeUndefined();
+    expect(nestingCut(`<svg>${deep('<path d="M0 0"/>', 50_000)}</svg>`)).toBeUndefined();
+    expect(nestingCut(deep('<div><span>unclosed span</div>', 5_000))).toBeUndefined();
+    expect(nestingCut(`<script>${deep('<div>')}</script><textarea>${deep('<div>')}</TEXTAREA><!-- ${deep('<div>')} -->`)).toBeUndefined();
+  });
+});
+
+describe('site audit text helpers', () => {
+  it('cuts and quotes values by characters, with an ellipsis', () => {
+    expect(cutText('  a\n\tb  ')).toBe('a b');
+    expect(cutText('x'.repeat(161))).toBe(`${'x'.repeat(160)}…`);
+    expect(cutText('😀'.repeat(160))).toBe('😀'.repeat(160));
+    expect(cutText(`${'😀'.repeat(10)}!`, 10)).toBe(`${'😀'.repeat(10)}…`);
+    expect(quote('<b>"hi"</b>')).toBe(`'<b>"hi"</b>'`);
+    expect(cutText('a'.repeat(5_000_000)).length).toBe(161);
+    expect(cutText(`Hello${' '.repeat(10_000)}World`)).toBe('Hello…');
+  });
+
+  it('counts words and formats sizes and times', () => {
+    expect(countWords(' one two\nthree ')).toBe(3);
+    expect(formatBytes(850)).toBe('850 bytes');
+    expect(formatBytes(312 * 1024)).toBe('312 KB');
+    expect(formatBytes(1.5 * 1024 * 1024)).toBe('1.5 MB');
+    expect(formatMs(420)).toBe('420 ms');
+    expect(formatMs(1_840)).toBe('1.8 s');
+    expect(formatDuration(15_552_000)).toBe('180 days');
+    expect(formatDuration(31_536_000)).toBe('1 year');
+  });
+
+  it('shows at most a few lines and counts the rest', () => {
+    expect(limitLines(['a', 'b', 'c'], 2)).toEqual(['a', 'b', 'and 1 more']);
+    expect(limitLines(Array.from({ length: 45 }, String))).toHaveLength(9);
+    expect(limitLines(Array.from({ length: 45 }, String)).at(-1)).toBe('and 37 more');
+  });
+});
