@@ -1,8 +1,6 @@
 import { defineConfig } from 'vitest/config';
-import { nodeWorkerEntries } from './src/build/node-worker-entries';
 
 export default defineConfig({
-  plugins: [nodeWorkerEntries()],
   resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
   test: {
     // Playwright's *.spec.ts files live in tests/e2e and are never collected here.

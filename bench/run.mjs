@@ -23,6 +23,7 @@ import { crossInstance, crossInstanceRows } from './cross-instance.mjs';
 import { workersBench, workersRows } from './workers.mjs';
 import { loadAndFaults, loadFaultsRows } from './load-faults.mjs';
 import { rendersBench, rendersProfileLines, rendersRows } from './renders.mjs';
+import { siteAuditBench, siteAuditRows } from './site-audit.mjs';
 import { firstAdminCookie } from '../tests/support/front-proxy.mjs';
 import { cpuMicros, rssMb } from './load-run.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
@@ -444,6 +445,14 @@ async function main() {
     log(`load and faults not measured: ${err instanceof Error ? err.message : err}`);
   }
 
+  log('(s) the free audit\'s website check against the fixture sites (a server of its own)');
+  let siteAudit;
+  try {
+    siteAudit = await siteAuditBench({ distDir: path.relative(root, distDir), seconds: DURATION, log: (m) => log(`(s) ${m}`) });
+  } catch (err) {
+    log(`website check not measured: ${err instanceof Error ? err.message : err}`);
+  }
+
   const ratio = staticFile.rps > 0 ? cached.rps / staticFile.rps : 0;
   // Server CPU per request: what a hit costs the server, whatever the load generator manages to parse,
   // next to a static file of the same bytes (the landing page (c) rendered, served by server.mjs).
@@ -524,6 +533,7 @@ async function main() {
     ...crossInstanceRows(instances, mark),
     ...workersRows(workers, mark),
     ...loadFaultsRows(faults, mark),
+    ...siteAuditRows(siteAudit, mark, TARGETS.rssMb),
   ];
   const errors = [staticFile, staticLanding, cached].filter(Boolean).reduce((a, r) => a + r.errors + r.non2xx, 0);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['Measure', 'Result', 'Target', ''][i].length));
@@ -564,6 +574,7 @@ async function main() {
     crossInstance: instances ?? null,
     workers: workers ?? null,
     loadAndFaults: faults ?? null,
+    siteAudit: siteAudit ?? null,
     failedResponses: errors,
     targets: TARGETS,
   };

@@ -7,9 +7,3 @@ declare namespace App {
     session?: import('./server/guards/session').RequestSession;
   }
 }
-
-/** A module to start as a Node worker thread: its URL (src/build/node-worker-entries.ts). */
-declare module '*?node-worker' {
-  const url: URL;
-  export default url;
-}

@@ -1,40 +1,35 @@
 /**
- * `import workerUrl from './worker.ts?node-worker'`: the URL of a module to start as a Node worker thread
- * (the website audit's, decision 042). In the server build the module becomes an entry chunk of its own
- * (`workers/<name>.mjs`, with the chunks it shares) and the URL points at it from wherever the importing
- * code ends up; in dev and under Vitest it is the TypeScript file itself, which the caller starts with
- * tsx's loader.
+ * Node worker threads in the server build (the website audit's, decision 042). Source code names its
+ * worker as `/* node-worker *\/ new URL('./worker.ts', import.meta.url)`: run as it is (tsx, Vitest, dev),
+ * that is the TypeScript file, which the caller starts with tsx's loader. In the build, this plugin makes
+ * the file an entry chunk of its own (`workers/<name>.mjs`, sharing chunks with the rest) and points the
+ * URL at it from wherever the calling code ends up.
  */
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Plugin } from 'vite';
 
-const SUFFIX = '?node-worker';
-const PREFIX = '\0node-worker:';
+const MARKED = /\/\* node-worker \*\/ new URL\((['"])(\.{1,2}\/[^'"]+)\1, import\.meta\.url\)/g;
 const placeholder = (ref: string) => `__AGENCY_NODE_WORKER_${ref}__`;
 const PLACEHOLDER = /__AGENCY_NODE_WORKER_([A-Za-z0-9_$-]+?)__/g;
 
 export function nodeWorkerEntries(): Plugin {
-  let building = false;
   return {
     name: 'agency:node-worker-entries',
-    // Before Vite's own resolver, which would take the query for an ordinary import of the file.
+    apply: 'build',
+    // Before Vite's own handling of `new URL(…, import.meta.url)`, which would copy the file as an asset.
     enforce: 'pre',
-    configResolved(config) {
-      building = config.command === 'build';
-    },
-    async resolveId(source, importer) {
-      if (!source.endsWith(SUFFIX)) return null;
-      const resolved = await this.resolve(source.slice(0, -SUFFIX.length), importer, { skipSelf: true });
-      if (!resolved) this.error(`node-worker: cannot resolve ${source}`);
-      return PREFIX + resolved.id;
-    },
-    load(id) {
-      if (!id.startsWith(PREFIX)) return null;
-      const file = id.slice(PREFIX.length);
-      if (!building) return `export default new URL(${JSON.stringify(pathToFileURL(file).href)});`;
-      const ref = this.emitFile({ type: 'chunk', id: file, fileName: `workers/${path.basename(file).replace(/\.[cm]?[jt]s$/, '')}.mjs` });
-      return `export default new URL(${JSON.stringify(placeholder(ref))}, import.meta.url);`;
+    async transform(code, id) {
+      if (!code.includes('/* node-worker */')) return null;
+      const found = [...code.matchAll(MARKED)];
+      let rewritten = code;
+      for (const [whole, , specifier] of found) {
+        const resolved = await this.resolve(specifier!, id);
+        if (!resolved) this.error(`node-worker: cannot resolve ${specifier} from ${id}`);
+        const name = path.basename(resolved.id).replace(/\.[cm]?[jt]s$/, '');
+        const ref = this.emitFile({ type: 'chunk', id: resolved.id, fileName: `workers/${name}.mjs` });
+        rewritten = rewritten.replace(whole, `new URL(${JSON.stringify(placeholder(ref))}, import.meta.url)`);
+      }
+      return { code: rewritten, map: null };
     },
     renderChunk(code, chunk) {
       if (!code.includes('__AGENCY_NODE_WORKER_')) return null;

@@ -8,7 +8,9 @@ import { currentStandIns } from '../../http/safe-fetch';
 import type { SiteAuditResult } from './audit-site';
 import { CRAWL_LIMITS, type CrawlOptions } from './crawl';
 import type { AuditJobMessage } from './worker';
-import workerUrl from './worker.ts?node-worker';
+
+/** worker.ts as it is (tsx, Vitest), or its chunk in the server build (src/build/node-worker-entries.ts). */
+const workerUrl = /* node-worker */ new URL('./worker.ts', import.meta.url);
 
 /** The thread's heap: pages are read up to 2 MB each and parsed one at a time; far more than an audit needs. */
 export const AUDIT_WORKER_HEAP_MB = 256;

@@ -1,0 +1,98 @@
+// (s) The free audit's website check (issue 22): a built server of the row's own with the fixture sites
+// (tests/support/audit-fixture-sites.ts, reached through AUDIT_FIXTURE_HOSTS). Measured: how long one
+// request takes from the form to a scored check (the fixture small-business site: a home page with 20
+// files, a few more pages, robots.txt and a sitemap), and the cached landing page's latency at a steady
+// rate, idle and while 20 requested checks run, with the server's memory at its peak.
+//
+//   node bench/site-audit.mjs [--dist=dist] [--json]
+import { startBenchServer } from './bench-server.mjs';
+import { loadRun, rssMb } from './load-run.mjs';
+import { firstAdminCookie } from '../tests/support/front-proxy.mjs';
+import { AUDIT_FIXTURE_HOSTS, startAuditFixtureSites } from '../tests/support/audit-fixture-sites.ts';
+
+export const SITE_AUDIT_TARGETS = { oneAuditMs: 5000, p99Ratio: 1.2, audits: 20 };
+/** A steady rate well below what the server can take: latency, not throughput, is compared. */
+const LANDING_RATE = 200;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sends a request as a visitor from its own address (the form allows five per address in ten minutes). */
+async function requestAudit(base, website, n) {
+  const res = await fetch(`${base}/api/audit-requests`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base, 'x-real-ip': `10.77.${Math.floor(n / 250)}.${(n % 250) + 1}` },
+    body: JSON.stringify({ fullName: `Bench ${n}`, email: `bench-${n}@example.com`, businessName: `Bench Clinic ${n}`, website, businessType: 'clinic', goals: ['more-leads'], consent: true }),
+  });
+  if (!res.ok) throw new Error(`audit request answered ${res.status}: ${await res.text()}`);
+  return (await res.json()).id;
+}
+
+/** The newest run of a request, as the admin page asks for it. */
+async function runState(base, cookie, id) {
+  const res = await fetch(`${base}/_actions/admin.audit.siteCheckState`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base, cookie }, body: JSON.stringify({ id }) });
+  return res.ok ? res.json() : undefined;
+}
+
+async function untilDone(base, cookie, ids, timeoutMs) {
+  const started = performance.now();
+  const pending = new Set(ids);
+  while (pending.size > 0 && performance.now() - started < timeoutMs) {
+    for (const id of [...pending]) {
+      const state = await runState(base, cookie, id);
+      if (state && state.status !== 'queued' && state.status !== 'running') pending.delete(id);
+    }
+    if (pending.size > 0) await sleep(100);
+  }
+  return { ms: Math.round(performance.now() - started), unfinished: pending.size };
+}
+
+export async function siteAuditBench({ distDir = 'dist', seconds = 10, log = () => {} } = {}) {
+  const sites = await startAuditFixtureSites();
+  const bench = await startBenchServer({ distDir, env: { AUDIT_FIXTURE_HOSTS: AUDIT_FIXTURE_HOSTS.join(','), TRUSTED_PROXY_IP_HEADER: 'x-real-ip' } });
+  try {
+    const cookie = await firstAdminCookie(bench.base, bench.dataDir);
+    const website = sites.url('good.test');
+    log('one check, from the request to its score');
+    await untilDone(bench.base, cookie, [await requestAudit(bench.base, website, 0)], 60_000); // warm-up: the worker's first start
+    const one = await untilDone(bench.base, cookie, [await requestAudit(bench.base, website, 1)], 60_000);
+
+    const landing = { base: bench.base, pid: bench.server.pid, path: '/', connections: 10, duration: seconds, overallRate: LANDING_RATE };
+    await loadRun({ ...landing, duration: 3 });
+    log(`cached landing page at ${LANDING_RATE} req/s, idle`);
+    const idle = await loadRun(landing);
+    const rssIdle = rssMb(bench.server.pid);
+
+    log(`the same while ${SITE_AUDIT_TARGETS.audits} checks run`);
+    const ids = [];
+    for (let n = 0; n < SITE_AUDIT_TARGETS.audits; n++) ids.push(await requestAudit(bench.base, website, 100 + n));
+    let peakRss = rssIdle ?? 0;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(bench.server.pid) ?? 0)), 200);
+    const [busy, all] = await Promise.all([loadRun(landing), untilDone(bench.base, cookie, ids, 300_000)]);
+    clearInterval(sampler);
+    return { one, idle, busy, all, rssIdle, peakRss };
+  } finally {
+    await bench.stop();
+    await sites.close();
+  }
+}
+
+export function siteAuditRows(r, mark, rssTarget) {
+  if (!r) return [['(s) website check', 'n/a', '', mark(false)]];
+  const ratio = r.idle.p99 > 0 ? r.busy.p99 / r.idle.p99 : Infinity;
+  return [
+    ['(s1) one website check, request to score', `${r.one.ms} ms${r.one.unfinished ? ' (unfinished)' : ''}`, `< ${SITE_AUDIT_TARGETS.oneAuditMs} ms`, mark(!r.one.unfinished && r.one.ms < SITE_AUDIT_TARGETS.oneAuditMs)],
+    [
+      `(s2) cached / p99 at ${LANDING_RATE} req/s while ${SITE_AUDIT_TARGETS.audits} checks run`,
+      `${r.busy.p99} ms vs ${r.idle.p99} ms idle (${ratio.toFixed(2)}×); the ${SITE_AUDIT_TARGETS.audits} checks took ${r.all.ms} ms${r.all.unfinished ? `, ${r.all.unfinished} unfinished` : ''}`,
+      `≤ ${SITE_AUDIT_TARGETS.p99Ratio}×`,
+      mark(ratio <= SITE_AUDIT_TARGETS.p99Ratio && !r.all.unfinished),
+    ],
+    ['(s3) server RSS during the checks', `${r.peakRss} MB at the peak (${r.rssIdle} MB before)`, `≤ ${rssTarget} MB`, mark(r.peakRss <= rssTarget)],
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
+  const result = await siteAuditBench({ distDir: args.get('dist') ?? 'dist', log: (m) => console.error(`(s) ${m}`) });
+  if (args.has('json')) console.log(JSON.stringify(result, null, 2));
+  else for (const row of siteAuditRows(result, (ok) => (ok ? 'PASS' : 'MISS'), 400)) console.log(row.join(' | '));
+}
