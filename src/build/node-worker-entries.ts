@@ -1,9 +1,9 @@
 /**
- * Node worker threads in the server build (the website audit's, decision 042). Source code names its
- * worker as `/* node-worker *\/ new URL('./worker.ts', import.meta.url)`: run as it is (tsx, Vitest, dev),
- * that is the TypeScript file, which the caller starts with tsx's loader. In the build, this plugin makes
- * the file an entry chunk of its own (`workers/<name>.mjs`, sharing chunks with the rest) and points the
- * URL at it from wherever the calling code ends up.
+ * Modules the server starts as processes of their own (the website audit's, decision 042). Source code
+ * names one as `/* node-worker *\/ new URL('./worker.ts', import.meta.url)`: run as it is (tsx, Vitest,
+ * dev), that is the TypeScript file, which the caller starts with tsx's loader. In the build, this plugin
+ * makes the file an entry chunk of its own (`workers/<name>.mjs`, sharing chunks with the rest) and points
+ * the URL at it from wherever the calling code ends up.
  */
 import path from 'node:path';
 import type { Plugin } from 'vite';

@@ -16,7 +16,7 @@ import { getSiteContent } from '../site/service';
 import { requireAdmin } from '../users/service';
 import { normalizeAuditUrl } from './normalize-url';
 import * as repo from './repository';
-import { auditSiteInWorker } from './run-in-worker';
+import { auditSiteInOwnProcess } from './audit-process';
 import type { StoredSnapshot } from './stored-snapshot';
 import { compareFindings, type RunComparison } from './compare';
 import type { AuditFindings } from './findings';
@@ -58,7 +58,7 @@ async function auditRun(runId: string, job: JobRow): Promise<void> {
   await repo.updateRun(run.id, { status: 'running', startedAt: new Date() });
   try {
     const cfg = config();
-    const { findings, fetched } = await auditSiteInWorker(run.url, { userAgent: await userAgent(), allowedPorts: [80, 443, ...cfg.AUDIT_EXTRA_PORTS] });
+    const { findings, fetched } = await auditSiteInOwnProcess(run.url, { userAgent: await userAgent(), allowedPorts: [80, 443, ...cfg.AUDIT_EXTRA_PORTS] });
     await repo.updateRun(run.id, { status: 'done', finishedAt: new Date(), score: findings.overall ?? null, findings, fetched, error: null });
     log.info({ runId, url: run.url, score: findings.overall }, 'website audited');
   } catch (err) {

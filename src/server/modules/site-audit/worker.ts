@@ -1,9 +1,8 @@
 /**
- * The website audit's worker thread (run-in-worker.ts): one audit per thread. Parsing a stranger's HTML
- * is synchronous work of up to seconds for a hostile page; here it never holds up the server's requests,
- * and the thread's memory is capped by its parent.
+ * The website audits' own process (audit-process.ts): one audit at a time, at a lower CPU priority than the
+ * server. Parsing a stranger's HTML is synchronous work of up to seconds for a hostile page; here it never
+ * holds up the server's requests, and its memory is capped and given back when the process ends.
  */
-import { parentPort } from 'node:worker_threads';
 import { adoptStandIns, type StandIns } from '../../http/safe-fetch';
 import { auditSite } from './audit-site';
 import type { CrawlOptions } from './crawl';
@@ -14,11 +13,18 @@ export interface AuditJobMessage {
   standIns: StandIns;
 }
 
-parentPort?.once('message', async ({ url, options, standIns }: AuditJobMessage) => {
+export type AuditJobReply = { ok: true; result: Awaited<ReturnType<typeof auditSite>> } | { ok: false; message: string };
+
+process.on('message', async ({ url, options, standIns }: AuditJobMessage) => {
+  let reply: AuditJobReply;
   try {
     adoptStandIns(standIns);
-    parentPort!.postMessage({ ok: true, result: await auditSite(url, options) });
+    reply = { ok: true, result: await auditSite(url, options) };
   } catch (err) {
-    parentPort!.postMessage({ ok: false, message: err instanceof Error ? err.message : String(err) });
+    reply = { ok: false, message: err instanceof Error ? err.message : String(err) };
   }
+  process.send!(reply);
 });
+
+// The server went away (stopped, or killed): nothing is left to answer to.
+process.once('disconnect', () => process.exit(0));
