@@ -9,7 +9,7 @@
  * its jobs run at once across all processes: its claims are serialised by a transaction-scoped advisory
  * lock, under which the running jobs are counted.
  */
-import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import { db } from '../db';
 import type { Database } from '../db/client';
 import { jobs } from '../db/schema';
@@ -38,10 +38,6 @@ const LOCK_NAMESPACE = 0x61676a62;
 /** Declares a kind of job and how it runs; done once per kind when its module loads. */
 export function defineJobKind<P extends Record<string, unknown>>(kind: string, definition: JobKind<P>): void {
   kinds.set(kind, definition as unknown as JobKind);
-}
-
-export function jobKind(kind: string): JobKind | undefined {
-  return kinds.get(kind);
 }
 
 /** Adds a job in the caller's transaction; the worker takes it at `runAt` (default: now). */
@@ -156,14 +152,6 @@ export async function runDueJobs(options: RunDueOptions = {}): Promise<number> {
   const names = (options.kinds ?? [...kinds.keys()]).filter((kind) => kinds.has(kind));
   const done = await Promise.all(names.map((kind) => runDueJobsOf(kind, kinds.get(kind)!, options)));
   return done.reduce((a, b) => a + b, 0);
-}
-
-/** Jobs of these kinds still to do (not finished, not given up): the metrics and the tests. */
-export async function pendingJobs(kindList: readonly string[], database: Database = db()) {
-  return database
-    .select()
-    .from(jobs)
-    .where(and(inArray(jobs.kind, [...kindList]), isNull(jobs.finishedAt), sql`${jobs.attempts} < ${jobs.maxAttempts}`));
 }
 
 // The worker: a pass per kind soon after one of its jobs is queued, and one every POLL_MS for retries and

@@ -30,6 +30,7 @@ import {
 } from '../../../shared/schemas/audit';
 import { toCsv } from '../../../shared/csv';
 import { auditConfirmationEmail, auditNotificationEmail, businessTypeLabel, goalLabels } from './mails';
+import { AUDIT_ENTITY } from './entity';
 import { AuditError } from './errors';
 import * as repo from './repository';
 
@@ -37,7 +38,7 @@ import * as repo from './repository';
 export const AUDIT_RATE_LIMIT = { max: 5, windowSeconds: 600 } as const;
 /** The most rows one CSV export holds. */
 export const AUDIT_EXPORT_MAX_ROWS = 10_000;
-export const AUDIT_ENTITY = 'audit';
+export { AUDIT_ENTITY } from './entity';
 
 export { AuditError, type AuditErrorCode } from './errors';
 

@@ -11,6 +11,7 @@ import { defineJobKind, enqueueJob, type JobRow } from '../../jobs/queue';
 import { logger } from '../../logger';
 import { insertActivity } from '../activity/repository';
 import { AuditError } from '../audit/errors';
+import { AUDIT_ENTITY } from '../audit/entity';
 import { lockAuditRequest } from '../audit/repository';
 import { getSiteContent } from '../site/service';
 import { requireAdmin } from '../users/service';
@@ -23,7 +24,6 @@ import type { AuditFindings } from './findings';
 
 const log = logger.child({ module: 'site-audit' });
 export const SITE_AUDIT_JOB = 'site-audit';
-export const SITE_AUDIT_ENTITY = 'audit';
 /** A crawl ends within 45 s and the checks within seconds: a run still leased after this is a dead process's. */
 const LEASE_MS = 3 * 60_000;
 const MAX_ATTEMPTS = 3;
@@ -99,7 +99,7 @@ export async function runSiteAuditAgain(actorId: string | undefined, requestId: 
       actorId: actor.id,
       actorEmail: actor.email,
       action: 'site-audit',
-      entityType: SITE_AUDIT_ENTITY,
+      entityType: AUDIT_ENTITY,
       entityId: request.id,
       summary: `${request.fullName} (${request.businessName}): website check run again for ${address.url}`,
       before: null,
