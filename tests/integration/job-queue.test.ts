@@ -8,25 +8,20 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../src/server/db';
-import { openDatabase, type Database, type DatabaseHandle } from '../../src/server/db/client';
+import type { Database, DatabaseHandle } from '../../src/server/db/client';
 import { jobs } from '../../src/server/db/schema';
 import { defineJobKind, enqueueJob, runDueJobsOf, type JobKind } from '../../src/server/jobs/queue';
-import { freshDatabase, postgresUrlOf } from '../support/db';
+import { twoInstances } from '../support/db';
 
 let handle: DatabaseHandle;
-let other: DatabaseHandle | undefined;
+/** The second instance's own pool on the same database (PostgreSQL); the same handle on PGlite. */
 let otherDb: Database;
+let closeAll: () => Promise<void>;
 
 beforeAll(async () => {
-  handle = await freshDatabase();
-  const url = process.env.TEST_DATABASE_URL ? await postgresUrlOf(handle) : undefined;
-  other = url ? await openDatabase({ kind: 'postgres', url }) : undefined;
-  otherDb = other?.db ?? handle.db;
+  ({ handle, otherDb, close: closeAll } = await twoInstances());
 });
-afterAll(async () => {
-  await other?.close();
-  await handle.close();
-});
+afterAll(() => closeAll());
 beforeEach(async () => {
   await db().delete(jobs);
 });

@@ -5,27 +5,21 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../src/server/db';
-import { openDatabase, type Database, type DatabaseHandle } from '../../src/server/db/client';
+import type { Database, DatabaseHandle } from '../../src/server/db/client';
 import { jobs, mailQueue } from '../../src/server/db/schema';
 import type { Mailer } from '../../src/server/mail';
 import { enqueueMail, LEASE_MS, sendDueMail } from '../../src/server/mail/queue';
-import { freshDatabase, postgresUrlOf } from '../support/db';
+import { twoInstances } from '../support/db';
 
 let handle: DatabaseHandle;
 /** The second instance's own pool on the same database (PostgreSQL); the same handle on PGlite. */
-let other: DatabaseHandle | undefined;
 let otherDb: Database;
+let closeAll: () => Promise<void>;
 
 beforeAll(async () => {
-  handle = await freshDatabase();
-  const url = process.env.TEST_DATABASE_URL ? await postgresUrlOf(handle) : undefined;
-  other = url ? await openDatabase({ kind: 'postgres', url }) : undefined;
-  otherDb = other?.db ?? handle.db;
+  ({ handle, otherDb, close: closeAll } = await twoInstances());
 });
-afterAll(async () => {
-  await other?.close();
-  await handle.close();
-});
+afterAll(() => closeAll());
 
 /** A mailer that counts what it was asked to send and takes a little while, as SMTP does. */
 function countingMailer(delayMs = 5) {

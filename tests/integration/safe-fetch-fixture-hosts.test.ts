@@ -7,8 +7,8 @@
 import dns from 'node:dns';
 import type http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SafeFetchError, safeFetch, useFixtureHosts, useTestNetwork } from '../../src/server/http/safe-fetch';
-import { standInCertificate, startStandIn, type StandInServer } from '../support/stand-in-https';
+import { safeFetch, useFixtureHosts, useTestNetwork } from '../../src/server/http/safe-fetch';
+import { safeFetchFailure as failure, standInCertificate, startStandIn, type StandInServer } from '../support/stand-in-https';
 
 let plain: StandInServer;
 let secure: StandInServer;
@@ -41,15 +41,6 @@ function fakeDns(answers: Record<string, string>) {
     if (!address) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
     return [{ address, family: address.includes(':') ? 6 : 4 }];
   }) as unknown as typeof dns.promises.lookup);
-}
-
-async function failure(promise: Promise<unknown>): Promise<SafeFetchError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(SafeFetchError);
-  return err as SafeFetchError;
 }
 
 const plainAt = (host: string, path = '/') => `http://${host}:${plain.port}${path}`;

@@ -5,8 +5,8 @@
  */
 import type http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SafeFetchError, safeFetch, useTestNetwork } from '../../src/server/http/safe-fetch';
-import { STAND_IN_HOSTS, startStandIn, useStandInNetwork, type StandInServer } from '../support/stand-in-https';
+import { safeFetch, useTestNetwork } from '../../src/server/http/safe-fetch';
+import { safeFetchFailure as failure, STAND_IN_HOSTS, startStandIn, useStandInNetwork, type StandInServer } from '../support/stand-in-https';
 
 interface Seen {
   host: string | undefined;
@@ -75,15 +75,6 @@ beforeEach(() => {
 
 const at = (path: string, host: (typeof STAND_IN_HOSTS)[number] = 'llm.test') => `${server.origin(host)}${path}`;
 const redirectTo = (to: string, status = 302) => at(`/redirect?status=${status}&to=${encodeURIComponent(to)}`);
-
-async function failure(promise: Promise<unknown>): Promise<SafeFetchError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(SafeFetchError);
-  return err as SafeFetchError;
-}
 
 describe('a request', () => {
   it('reaches a named host over https and answers as a Response', async () => {

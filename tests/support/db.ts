@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { useDatabaseHandle } from '../../src/server/db';
-import { openDatabase, type DatabaseHandle } from '../../src/server/db/client';
+import { openDatabase, type Database, type DatabaseHandle } from '../../src/server/db/client';
 import { createPostgresDatabase } from './postgres-database';
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -42,4 +42,21 @@ export async function postgresUrlOf(handle: DatabaseHandle): Promise<string> {
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/${result.rows[0]!.name}`;
   return url.toString();
+}
+
+/**
+ * A fresh database and a second "instance" on it: on PostgreSQL a connection pool of its own on the same
+ * database, as two server processes have; on PGlite (single-process) the same handle.
+ */
+export async function twoInstances(): Promise<{ handle: DatabaseHandle; otherDb: Database; close(): Promise<void> }> {
+  const handle = await freshDatabase();
+  const other = onPostgres ? await openDatabase({ kind: 'postgres', url: await postgresUrlOf(handle) }) : undefined;
+  return {
+    handle,
+    otherDb: other?.db ?? handle.db,
+    async close() {
+      await other?.close();
+      await handle.close();
+    },
+  };
 }

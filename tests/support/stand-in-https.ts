@@ -8,7 +8,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
-import { useTestNetwork } from '../../src/server/http/safe-fetch';
+import { expect } from 'vitest';
+import { SafeFetchError, useTestNetwork } from '../../src/server/http/safe-fetch';
 
 /** The names the certificate carries and the test network answers for. */
 export const STAND_IN_HOSTS = ['llm.test', 'other.test', 'redirector.test'] as const;
@@ -58,4 +59,14 @@ export async function startStandIn(handler: http.RequestListener, { plain = fals
         server.close(() => resolve());
       }),
   };
+}
+
+/** The SafeFetchError a promise rejects with (the test fails when it resolves or rejects with anything else). */
+export async function safeFetchFailure(promise: Promise<unknown>): Promise<SafeFetchError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(SafeFetchError);
+  return err as SafeFetchError;
 }

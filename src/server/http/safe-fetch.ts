@@ -144,7 +144,7 @@ export interface StandIns {
   fixtureHosts: { names: string[]; ca: string | undefined };
 }
 
-/** The stand-ins in force here, for a worker thread (which starts with none) to adopt. */
+/** The stand-ins in force here, for another process or thread (which starts with none) to adopt. */
 export function currentStandIns(): StandIns {
   return { testNetwork, fixtureHosts: { names: [...fixtureHosts.names], ca: fixtureHosts.ca } };
 }

@@ -136,10 +136,12 @@ async function runLane(database: Database, kind: string, definition: JobKind, ba
  * Runs due jobs of one kind under `definition` (a kind's own definition, or a test's with a stand-in
  * service), in as many lanes as its cap. Returns how many finished.
  */
-export async function runDueJobsOf(kind: string, definition: JobKind, options: Omit<RunDueOptions, 'kinds'> = {}): Promise<number> {
+export async function runDueJobsOf<P extends Record<string, unknown>>(kind: string, definition: JobKind<P>, options: Omit<RunDueOptions, 'kinds'> = {}): Promise<number> {
   const database = options.database ?? db();
   const now = options.now ?? (() => new Date());
-  const lanes = Array.from({ length: definition.concurrency ?? 1 }, () => runLane(database, kind, definition, options.batch ?? 20, now));
+  // A job's payload is what its kind wrote (enqueueJob): read back as that kind's.
+  const any = definition as unknown as JobKind;
+  const lanes = Array.from({ length: definition.concurrency ?? 1 }, () => runLane(database, kind, any, options.batch ?? 20, now));
   return (await Promise.all(lanes)).reduce((a, b) => a + b, 0);
 }
 

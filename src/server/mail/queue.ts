@@ -81,5 +81,5 @@ export async function enqueueMail(tx: Executor, mail: QueuedMail): Promise<void>
  * sent. The worker does this on its own; tests and scripts call it with their mailer and clock.
  */
 export function sendDueMail(mailer: Mailer = getMailer(), now = new Date(), database: Database = db()): Promise<number> {
-  return runDueJobsOf('mail', mailJob(() => mailer, () => database) as unknown as JobKind, { now: () => now, database });
+  return runDueJobsOf('mail', mailJob(() => mailer, () => database), { now: () => now, database });
 }

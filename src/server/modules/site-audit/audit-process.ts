@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { currentStandIns } from '../../http/safe-fetch';
 import { logger } from '../../logger';
 import type { SiteAuditResult } from './audit-site';
-import { CRAWL_LIMITS, type CrawlOptions } from './crawl';
+// The limits alone, not the crawler: the server's own process never loads cheerio and the rest of it.
+import type { CrawlOptions } from './crawl';
+import { CRAWL_LIMITS } from './crawl-context';
 import type { AuditJobMessage, AuditJobReply } from './worker';
 
 /** worker.ts as it is (tsx, Vitest), or its chunk in the server build (src/build/node-worker-entries.ts). */

@@ -7,7 +7,9 @@ import { siteAuditRuns } from '../../db/schema';
 export type Executor = Pick<Database, 'select' | 'insert' | 'update'>;
 export type SiteAuditRunRow = typeof siteAuditRuns.$inferSelect;
 
-export async function insertRun(ex: Executor, run: { id: string; requestId: string; url: string; requestedBy: string | null }): Promise<void> {
+export type NewSiteAuditRun = typeof siteAuditRuns.$inferInsert;
+
+export async function insertRun(ex: Executor, run: NewSiteAuditRun): Promise<void> {
   await ex.insert(siteAuditRuns).values(run);
 }
 
@@ -19,6 +21,17 @@ export async function findRun(id: string, ex: Pick<Database, 'select'> = db()): 
 /** Every run of a request, newest first (a handful: each is a request's or an admin's "Run again"). */
 export function runsOfRequest(requestId: string, ex: Pick<Database, 'select'> = db()): Promise<SiteAuditRunRow[]> {
   return ex.select().from(siteAuditRuns).where(eq(siteAuditRuns.requestId, requestId)).orderBy(desc(siteAuditRuns.createdAt), desc(siteAuditRuns.id));
+}
+
+/** The newest run's id and state only: what the admin page polls while a run is under way. */
+export async function newestRunState(requestId: string, ex: Pick<Database, 'select'> = db()): Promise<{ id: string; status: string } | undefined> {
+  const [row] = await ex
+    .select({ id: siteAuditRuns.id, status: siteAuditRuns.status })
+    .from(siteAuditRuns)
+    .where(eq(siteAuditRuns.requestId, requestId))
+    .orderBy(desc(siteAuditRuns.createdAt), desc(siteAuditRuns.id))
+    .limit(1);
+  return row;
 }
 
 /** The request's run that has not finished yet, if any ("Run again" waits for it). */

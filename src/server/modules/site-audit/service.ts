@@ -36,8 +36,7 @@ export async function queueSiteAudit(tx: repo.Executor, run: { requestId: string
   const id = crypto.randomUUID();
   const address = normalizeAuditUrl(run.website);
   if (!address.ok) {
-    await repo.insertRun(tx, { id, requestId: run.requestId, url: run.website, requestedBy: run.requestedBy });
-    await repo.updateRun(id, { status: 'failed', finishedAt: new Date(), error: address.message }, tx);
+    await repo.insertRun(tx, { id, requestId: run.requestId, url: run.website, requestedBy: run.requestedBy, status: 'failed', finishedAt: new Date(), error: address.message });
     return id;
   }
   await repo.insertRun(tx, { id, requestId: run.requestId, url: address.url, requestedBy: run.requestedBy });
@@ -136,7 +135,4 @@ export async function siteAuditView(requestId: string): Promise<SiteAuditView> {
 }
 
 /** The newest run's state, for the admin page waiting on it. */
-export async function latestRunState(requestId: string): Promise<{ id: string; status: string } | undefined> {
-  const [latest] = await repo.runsOfRequest(requestId);
-  return latest ? { id: latest.id, status: latest.status } : undefined;
-}
+export const latestRunState = (requestId: string) => repo.newestRunState(requestId);
