@@ -233,7 +233,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     result = new Response(response.body, response);
   }
   const headers = result.headers;
-  applySecurityHeaders(headers, { https: siteIsHttps || context.url.protocol === 'https:' });
+  applySecurityHeaders(headers, { https: siteIsHttps || context.url.protocol === 'https:', pathname: context.url.pathname });
   // Whatever is set here is also what the route cache stores and replays on a hit.
   // Action answers depend on the caller too; isPrivatePath predates them.
   const actionCall = isActionPath(normalizePath(context.url.pathname)) || context.url.searchParams.has('_action');

@@ -1,16 +1,25 @@
 /**
  * admin.audit.* — the free-audit requests' admin writes (status, notes, assignment, the website check run
- * again) and the state of the newest website check, which the page waits on. Admin-only in the route
+ * again, the report's draft and its sending) and the state of the newest website check, which the page waits on. Admin-only in the route
  * guard (every `admin.` Action) and again in the service's transaction. Thin: parse → service → result.
  */
 import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
 import { addAuditNote, assignAuditRequest, setAuditStatus } from '../server/modules/audit/service';
+import { saveReportDraft, sendAuditReport } from '../server/modules/audit-report/service';
 import { latestRunState, runSiteAuditAgain } from '../server/modules/site-audit/service';
+import { REPORT_LIMITS } from '../shared/schemas/audit-report';
 import { AUDIT_LIMITS, AUDIT_STATUSES } from '../shared/schemas/audit';
 import { toActionError } from './errors';
 
 const id = z.uuid();
+/** Bounds what is read; the service holds the draft's rules and messages (src/shared/schemas/audit-report.ts). */
+const reportDraft = z.object({
+  id,
+  summary: z.string().max(REPORT_LIMITS.summary * 2),
+  notes: z.record(z.string().max(100), z.string().max(REPORT_LIMITS.note * 2)),
+  hidden: z.array(z.string().max(100)).max(REPORT_LIMITS.checks * 2),
+});
 
 export const auditActions = {
   setStatus: defineAction({
@@ -51,6 +60,27 @@ export const auditActions = {
     handler: async ({ id: requestId, url }, ctx) => {
       try {
         return await runSiteAuditAgain(ctx.locals.user?.id, requestId, url);
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  saveReport: defineAction({
+    input: reportDraft,
+    handler: async ({ id: requestId, ...draft }, ctx) => {
+      try {
+        return await saveReportDraft(ctx.locals.user?.id, requestId, draft);
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  sendReport: defineAction({
+    input: reportDraft,
+    handler: async ({ id: requestId, ...draft }, ctx) => {
+      try {
+        const sent = await sendAuditReport(ctx.locals.user?.id, requestId, draft);
+        return { ...sent, expiresAt: sent.expiresAt.toISOString() };
       } catch (err) {
         return toActionError(err);
       }

@@ -168,6 +168,8 @@ const envSchema = z.object({
     .transform((v) => (v === '' ? undefined : v)),
   /** Website audits (issue 22) running at once across every server process; the rest wait in the job queue. */
   AUDIT_CONCURRENCY: wholeNumber('audits', 2, (n) => n.min(1, 'must be at least 1').max(20, 'must be at most 20')),
+  /** How long the private link to a sent audit report works (days). */
+  AUDIT_REPORT_TTL_DAYS: wholeNumber('days', 30, (n) => n.min(1, 'must be at least 1').max(365, 'must be at most 365')),
   /** Ports a website audit may connect to besides 80 and 443 (comma-separated, e.g. 8080,8443). */
   AUDIT_EXTRA_PORTS: z
     .string()

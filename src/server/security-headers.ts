@@ -4,14 +4,17 @@
  */
 export const HEADER_ONLY_CSP = "frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action 'self'";
 
-export function applySecurityHeaders(headers: Headers, { https }: { https: boolean }) {
+/** Pages whose address is itself the key (an emailed report link): the address is never sent on as a Referer. */
+export const isSecretLinkPath = (pathname: string) => /^\/audit-report(\/|$)/i.test(pathname);
+
+export function applySecurityHeaders(headers: Headers, { https, pathname }: { https: boolean; pathname?: string | undefined }) {
   // Astro sends the hashed script-src/style-src policy of the page; add to it rather than replace it.
   const pagePolicy = headers.get('Content-Security-Policy');
   if (!pagePolicy?.includes('frame-ancestors')) {
     headers.set('Content-Security-Policy', pagePolicy ? `${pagePolicy.replace(/;\s*$/, '')}; ${HEADER_ONLY_CSP}` : HEADER_ONLY_CSP);
   }
   headers.set('X-Content-Type-Options', 'nosniff');
-  headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+  headers.set('Referrer-Policy', pathname !== undefined && isSecretLinkPath(pathname) ? 'no-referrer' : 'strict-origin-when-cross-origin');
   headers.set('X-Frame-Options', 'DENY');
   headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()');
   headers.set('Cross-Origin-Opener-Policy', 'same-origin');
@@ -20,7 +23,7 @@ export function applySecurityHeaders(headers: Headers, { https }: { https: boole
 
 /** Pages and endpoints whose content depends on who asks: never stored by any cache. */
 export function isPrivatePath(pathname: string): boolean {
-  return /^\/(admin|dashboard|auth|verify-email|claim-admin|api)(\/|$)/i.test(pathname);
+  return /^\/(admin|dashboard|auth|verify-email|claim-admin|api|audit-report)(\/|$)/i.test(pathname);
 }
 
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';

@@ -8,14 +8,21 @@ import { cleanAttribution, type AttributionKey, type AuditAttribution } from './
 import { OTHER } from './utm';
 import { z } from './zod';
 
-export const LEAD_KINDS = ['audit-request', 'chat-lead', 'sign-up', 'book-call'] as const;
+export const LEAD_KINDS = ['audit-request', 'chat-lead', 'sign-up', 'book-call', 'report-opened'] as const;
 export type LeadKind = (typeof LEAD_KINDS)[number];
 export const LEAD_KIND_LABELS: Record<LeadKind, string> = {
   'audit-request': 'Audit requests',
   'chat-lead': 'Chat leads',
   'sign-up': 'Sign-ups',
   'book-call': 'Book-a-call clicks',
+  'report-opened': 'Reports opened',
 };
+
+/**
+ * Kinds that follow up a lead already made (an audit report opened by its requester): on the timeline and
+ * counted in the overview, but never where a lead came from (sources) or a visitor turned lead (conversion).
+ */
+export const FOLLOW_UP_KINDS: readonly LeadKind[] = ['report-opened'];
 
 /** The largest body /api/lead-events reads: a path and seven attribution values, with room to spare. */
 export const LEAD_EVENT_MAX_BYTES = 8 * 1024;
@@ -99,7 +106,7 @@ export function periodDays(range: LeadPeriodRange): string[] {
 }
 
 export type KindCounts = Record<LeadKind, number>;
-export const zeroCounts = (): KindCounts => ({ 'audit-request': 0, 'chat-lead': 0, 'sign-up': 0, 'book-call': 0 });
+export const zeroCounts = (): KindCounts => Object.fromEntries(LEAD_KINDS.map((k) => [k, 0])) as KindCounts;
 export const isLeadKind = (v: unknown): v is LeadKind => typeof v === 'string' && (LEAD_KINDS as readonly string[]).includes(v);
 
 /** Rows of (day, kind, count) → one row per day of the period, newest first, every kind present (zeros included). */

@@ -12,6 +12,7 @@ export const LEAD_KIND_ONE: Record<LeadKind, string> = {
   'chat-lead': 'Chat lead',
   'sign-up': 'Sign-up',
   'book-call': 'Book-a-call click',
+  'report-opened': 'Report opened',
 };
 
 // ---------------------------------------------------------------------------------------------------------

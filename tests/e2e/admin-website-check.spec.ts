@@ -4,11 +4,14 @@
  * for an audit of their site, and the admin sees the scored check on the request within a minute, with
  * evidence, why and how to fix; "Run again" on another address keeps the history and says what changed;
  * markup and script from the audited site are only ever text; axe finds nothing at phone and desktop width.
+ * Then the report: the admin writes a summary and notes, leaves a check out, previews and sends it; the
+ * requester opens the emailed private link (and, as a member, the dashboard), and the opening shows on the
+ * request and on the person's timeline.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { startAuditFixtureSites, type AuditFixtureSites, EVIL_RAN_FLAG } from '../support/audit-fixture-sites';
-import { ADMIN_STATE, freshClientIp, gotoHydrated } from './support/accounts';
+import { ADMIN_STATE, createVerifiedAccount, freshClientIp, gotoHydrated, linkFromOutbox, logInViaUi, type TestAccount } from './support/accounts';
 import { VIEWPORTS } from './support/public-pages';
 
 test.use({ storageState: ADMIN_STATE });
@@ -23,13 +26,14 @@ test.afterAll(async () => {
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-/** A visitor's request through the public form (a context of its own: not signed in). */
-async function visitorRequests(page: Page, businessName: string, website: string) {
+/** A visitor's request through the public form (a context of its own: not signed in unless `member` is given). */
+async function visitorRequests(page: Page, businessName: string, website: string, member?: TestAccount) {
   const visitor = await page.context().browser()!.newContext({ storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
   const form = await visitor.newPage();
+  if (member) await logInViaUi(form, member);
   await gotoHydrated(form, '/free-audit');
   await form.getByLabel('Full name', { exact: true }).fill('Grace Hopper');
-  await form.getByLabel('Email', { exact: true }).fill(`grace-${unique()}@example.com`);
+  await form.getByLabel('Email', { exact: true }).fill(member?.email ?? `grace-${unique()}@example.com`);
   await form.getByLabel('Business name').fill(businessName);
   await form.getByLabel('Website (optional)').fill(website);
   await form.getByLabel('Clinic').check();
@@ -37,7 +41,9 @@ async function visitorRequests(page: Page, businessName: string, website: string
   await form.getByLabel(/I agree to be contacted/).check();
   await form.getByRole('button', { name: 'Request my free audit' }).click();
   await expect(form.getByTestId('audit-thank-you')).toBeVisible();
+  if (member) return visitor;
   await visitor.close();
+  return undefined;
 }
 
 async function openRequest(page: Page, businessName: string) {
@@ -108,4 +114,125 @@ test('markup and script from the audited site are shown as text and never run; t
     const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
     expect(violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
   }
+});
+
+test('the admin writes, previews and sends the report; the requester opens the private link and the dashboard, and the opening is on the timeline', async ({ page, request, baseURL }) => {
+  test.setTimeout(180_000);
+  const business = `Report Clinic ${unique()}`;
+  const member = await createVerifiedAccount(request, baseURL!, 'report');
+  const memberContext = (await visitorRequests(page, business, sites.url('good.test'), member))!;
+  await openRequest(page, business);
+  await expect(page.locator('[data-site-check] [data-overall-score]')).toBeVisible({ timeout: 60_000 });
+
+  // The draft: a summary, a note on the one problem (https), the first passed check left out.
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  const editor = page.locator('[data-report-editor]');
+  const problems = editor.locator('[data-report-check]');
+  const noted = (await problems.nth(0).getAttribute('data-report-check'))!;
+  const left = (await problems.nth(1).getAttribute('data-report-check'))!;
+  await editor.getByLabel('Summary').fill('Your site is quick, but it is not on HTTPS yet.\nFix that first.');
+  await problems.nth(0).getByRole('button', { name: /Add a note/ }).click();
+  await problems.nth(0).getByRole('textbox').fill('We can move you to HTTPS in a day.');
+  await editor.getByText(/Passed and not checked/).click();
+  await problems.nth(1).getByRole('checkbox').uncheck();
+  await expect(editor.getByRole('status')).toHaveText('Unsaved changes');
+  await editor.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByText('Report draft saved.')).toBeVisible();
+  await expect(editor.getByRole('status')).toHaveText('');
+
+  // The preview is the report as it will be read, the left-out check taken out, nothing sent.
+  await editor.getByRole('link', { name: 'Preview' }).click();
+  await expect(page.locator('[data-preview-bar]')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Website audit for ${business}`);
+  await expect(page.locator('[data-report-summary]')).toHaveText('Your site is quick, but it is not on HTTPS yet.\nFix that first.');
+  await expect(page.locator(`[data-report-check="${noted}"] [data-report-note]`)).toContainText('We can move you to HTTPS in a day.');
+  await expect(page.locator(`[data-report-check="${left}"]`)).toHaveCount(0);
+  await page.goBack();
+
+  // Sending asks first, then mails the link and marks the request.
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await page.locator('[data-report-editor]').getByRole('button', { name: 'Send report' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Send the report?' });
+  await expect(dialog).toContainText(member.email);
+  await dialog.getByRole('button', { name: 'Send report' }).click();
+  await expect(page.locator('[data-report-sent]')).toContainText(`to ${member.email}`);
+  await expect(page.locator('[data-report-opened]')).toHaveText('Not opened yet.');
+  await expect(page.getByRole('combobox', { name: 'Status' })).toHaveValue('report-sent');
+
+  // The requester opens the emailed link (not signed in): the report, private, unindexed, no Referer sent on.
+  const link = await linkFromOutbox(member.email, '/audit-report/');
+  const reader = await page.context().browser()!.newContext({ storageState: { cookies: [], origins: [] } });
+  const tab = await reader.newPage();
+  const response = await tab.goto(link);
+  expect(response!.status()).toBe(200);
+  const headers = response!.headers();
+  expect(headers['cache-control']).toBe('private, no-store');
+  expect(headers['x-robots-tag']).toContain('noindex');
+  expect(headers['referrer-policy']).toBe('no-referrer');
+  await expect(tab.getByRole('heading', { level: 1 })).toHaveText(`Website audit for ${business}`);
+  await expect(tab.locator(`[data-report-check="${noted}"] [data-report-note]`)).toContainText('We can move you to HTTPS in a day.');
+  await expect(tab.locator(`[data-report-check="${left}"]`)).toHaveCount(0);
+  await expect(tab.getByRole('link', { name: /Book a free call/ })).toBeVisible();
+  // A link with one character changed is no report.
+  const tampered = link.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+  expect((await tab.goto(tampered))!.status()).toBe(404);
+  await reader.close();
+
+  // The member finds it on the dashboard too.
+  const dash = await memberContext.newPage();
+  await dash.goto('/dashboard');
+  await dash.getByTestId('your-audit-reports').getByRole('link', { name: `Website audit for ${business}` }).click();
+  await expect(dash.getByRole('heading', { level: 1 })).toHaveText(`Website audit for ${business}`);
+  await memberContext.close();
+
+  // The owner sees it opened, on the request and on the person's timeline.
+  await page.reload();
+  await expect(page.locator('[data-report-opened]')).toHaveText(/Opened 2 times/);
+  await page.locator('[data-person-link]').click();
+  await expect(page.getByText('Opened their audit report').first()).toBeVisible();
+});
+
+test('the report page passes axe at phone and desktop width and prints without the site around it', async ({ page }) => {
+  test.setTimeout(180_000);
+  const business = `Axe Report ${unique()}`;
+  const email = `axe-${unique()}@example.com`;
+  const visitor = await page.context().browser()!.newContext({ storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
+  const form = await visitor.newPage();
+  await gotoHydrated(form, '/free-audit');
+  await form.getByLabel('Full name', { exact: true }).fill('Ada Lovelace');
+  await form.getByLabel('Email', { exact: true }).fill(email);
+  await form.getByLabel('Business name').fill(business);
+  await form.getByLabel('Website (optional)').fill(sites.url('bad.test'));
+  await form.getByLabel('Coach or consultant').check();
+  await form.getByLabel('More leads').check();
+  await form.getByLabel(/I agree to be contacted/).check();
+  await form.getByRole('button', { name: 'Request my free audit' }).click();
+  await expect(form.getByTestId('audit-thank-you')).toBeVisible();
+
+  await openRequest(page, business);
+  await expect(page.locator('[data-site-check] [data-overall-score]')).toBeVisible({ timeout: 60_000 });
+  await page.locator('[data-report-editor]').getByRole('button', { name: 'Send report' }).click();
+  await page.getByRole('dialog', { name: 'Send the report?' }).getByRole('button', { name: 'Send report' }).click();
+  await expect(page.locator('[data-report-sent]')).toBeVisible();
+
+  const link = await linkFromOutbox(email, '/audit-report/');
+  // Every problem names the agency's own offer when one fits: the contact form → the lead-capture service.
+  await form.goto(link);
+  await expect(form.locator('[data-report-check="contact-form"] [data-report-offer] a')).toHaveAttribute('href', /^\/service\//);
+  for (const viewport of Object.values(VIEWPORTS)) {
+    await form.setViewportSize(viewport);
+    await form.reload();
+    await form.screenshot({ path: `test-results/shot-report-${viewport.width}.png`, fullPage: true });
+    await page.setViewportSize(viewport);
+    await page.reload();
+    await page.screenshot({ path: `test-results/shot-admin-${viewport.width}.png`, fullPage: true });
+    const { violations } = await new AxeBuilder({ page: form }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  }
+  await form.emulateMedia({ media: 'print' });
+  await form.pdf({ path: 'test-results/shot-report.pdf' }).catch(() => undefined);
+  await form.screenshot({ path: 'test-results/shot-print.png', fullPage: true });
+  await expect(form.locator('[data-site-header]')).toBeHidden();
+  await expect(form.locator('[data-audit-report]')).toBeVisible();
+  await visitor.close();
 });

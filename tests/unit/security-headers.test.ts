@@ -38,7 +38,7 @@ describe('security headers', () => {
 
 describe('private paths', () => {
   it('covers the admin, dashboard, auth, verification and API areas and nothing public', () => {
-    for (const p of ['/admin', '/admin/users/1', '/dashboard', '/auth', '/verify-email', '/api/prices', '/API/x']) {
+    for (const p of ['/admin', '/admin/users/1', '/dashboard', '/auth', '/verify-email', '/api/prices', '/API/x', '/audit-report/abc']) {
       expect(isPrivatePath(p), p).toBe(true);
     }
     for (const p of ['/', '/services', '/articles', '/article/api-tips', '/authors', '/administration-guide']) {

@@ -497,6 +497,52 @@ export const siteAuditRuns = pgTable(
 );
 
 /**
+ * The owner's working copy of a request's report (issue 22): a summary, a note per check and the checks left
+ * out, keyed by the checks' stable ids so they carry over to a run made again. One row per request.
+ */
+export const auditReportDrafts = pgTable("audit_report_drafts", {
+  requestId: text("request_id")
+    .primaryKey()
+    .references(() => auditRequests.id, { onDelete: "cascade" }),
+  summary: text("summary").notNull().default(""),
+  /** { [checkId]: note } */
+  notes: jsonb("notes").$type<Record<string, string>>().notNull().default({}),
+  /** Check ids left out of the report. */
+  hidden: jsonb("hidden").$type<string[]>().notNull().default([]),
+  updatedAt: at("updated_at").notNull().defaultNow(),
+  updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+});
+
+/**
+ * A report as sent: the run it shows and the draft as it was, frozen, behind a private link whose token is
+ * stored only as its SHA-256 (the link cannot be rebuilt from the database). Opening it is counted here.
+ */
+export const auditReports = pgTable(
+  "audit_reports",
+  {
+    id: text("id").primaryKey(),
+    requestId: text("request_id")
+      .notNull()
+      .references(() => auditRequests.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => siteAuditRuns.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    summary: text("summary").notNull(),
+    notes: jsonb("notes").$type<Record<string, string>>().notNull(),
+    hidden: jsonb("hidden").$type<string[]>().notNull(),
+    sentTo: text("sent_to").notNull(),
+    sentBy: text("sent_by").references(() => users.id, { onDelete: "set null" }),
+    sentAt: at("sent_at").notNull().defaultNow(),
+    expiresAt: at("expires_at").notNull(),
+    firstOpenedAt: at("first_opened_at"),
+    lastOpenedAt: at("last_opened_at"),
+    openCount: integer("open_count").notNull().default(0),
+  },
+  (t) => [index("audit_reports_request_idx").on(t.requestId, t.sentAt)],
+);
+
+/**
  * The one durable job queue (decision 042): mail delivery and website audits today. Every server process
  * runs the worker; a job is claimed by one process at a time (`FOR UPDATE SKIP LOCKED`) and leased until
  * `running_until`, so a process that dies mid-job leaves it to be taken again once the lease runs out.
@@ -630,7 +676,7 @@ export const leadEvents = pgTable(
   {
     id: text("id").primaryKey(),
     at: at("at").notNull().defaultNow(),
-    /** 'audit-request' | 'chat-lead' | 'sign-up' | 'book-call' */
+    /** 'audit-request' | 'chat-lead' | 'sign-up' | 'book-call' | 'report-opened' */
     kind: text("kind").notNull(),
     email: text("email").notNull().default(""),
     name: text("name").notNull().default(""),

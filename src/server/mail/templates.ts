@@ -27,12 +27,19 @@ const greeting = (to: Recipient) => `Hello${to.name?.trim() ? ` ${to.name.trim()
 /** The recipient as a mail to an unconfirmed address may name them: by nothing they typed. */
 const unconfirmed = (to: Recipient): Recipient => ({ email: to.email });
 
-function compose(to: Recipient, subject: string, paragraphs: string[], link?: { label: string; url: string }): MailMessage {
-  const text = [greeting(to), '', ...paragraphs.flatMap((p) => [p, '']), ...(link ? [`${link.label}: ${link.url}`, ''] : [])].join('\n');
+interface MailLink {
+  label: string;
+  url: string;
+}
+
+/** A plain mail: a greeting, paragraphs of the site's own words, then each link on its own line. */
+export function compose(to: Recipient, subject: string, paragraphs: string[], link?: MailLink | readonly MailLink[]): MailMessage {
+  const links = link === undefined ? [] : 'url' in link ? [link] : link;
+  const text = [greeting(to), '', ...paragraphs.flatMap((p) => [p, '']), ...links.flatMap((l) => [`${l.label}: ${l.url}`, ''])].join('\n');
   const html = [
     `<p>${escapeHtml(greeting(to))}</p>`,
     ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
-    link ? `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>` : '',
+    ...links.map((l) => `<p><a href="${escapeHtml(l.url)}">${escapeHtml(l.label)}</a></p>`),
   ].join('\n');
   return { to: to.email, subject, text, html };
 }

@@ -11,7 +11,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client';
 import { analyticsDays, analyticsDevices, analyticsPages, analyticsPageWeeks, analyticsSources, analyticsSourceWeeks, leadEvents } from '../../db/schema';
 import type { LeadPeriodRange } from '../../../shared/lead-events';
-import { notByTeam } from '../leads/team';
+import { bringsALead, notByTeam } from '../leads/team';
 import { flushAnalytics } from './ingest';
 import { addDays } from '../../../shared/dates';
 import { chronologicalDays, conversionRate, DEVICE_CLASSES, periodDayKeys, type DeviceClass } from '../../../shared/overview';
@@ -211,7 +211,7 @@ async function distinctLeads(range: LeadPeriodRange, ex: Reader): Promise<Analyt
       inPrevious: sql<boolean>`bool_or(${leadEvents.at} < ${range.start})`.as('in_previous'),
     })
     .from(leadEvents)
-    .where(and(gte(leadEvents.at, range.previousStart), lt(leadEvents.at, range.end), ne(leadEvents.email, ''), notByTeam))
+    .where(and(gte(leadEvents.at, range.previousStart), lt(leadEvents.at, range.end), ne(leadEvents.email, ''), notByTeam, bringsALead))
     .groupBy(email)
     .as('people');
   const [row] = await ex

@@ -209,9 +209,10 @@ export const memberAuditRequests = (userId: string) => repo.listRequestsOfUser(u
 // ---------------------------------------------------------------------------------------------------------
 // Admin writes.
 
-const who = (r: repo.AuditRequestRow) => `${r.fullName} (${r.businessName})`;
+export const requestLabel = (r: repo.AuditRequestRow) => `${r.fullName} (${r.businessName})`;
 
-async function adminWrite<T>(actorId: string | undefined, requestId: string, work: (tx: repo.Executor, actor: Awaited<ReturnType<typeof requireAdmin>>, request: repo.AuditRequestRow) => Promise<T>) {
+/** An admin write to one request: the admin re-checked and the request locked, in one transaction. */
+export async function adminWrite<T>(actorId: string | undefined, requestId: string, work: (tx: repo.Executor, actor: Awaited<ReturnType<typeof requireAdmin>>, request: repo.AuditRequestRow) => Promise<T>) {
   return db().transaction(async (tx) => {
     const actor = await requireAdmin(actorId, tx);
     const request = await repo.lockAuditRequest(requestId, tx);
@@ -232,7 +233,7 @@ export async function setAuditStatus(actorId: string | undefined, requestId: str
       action: 'status',
       entityType: AUDIT_ENTITY,
       entityId: request.id,
-      summary: `${who(request)}: ${from} → ${AUDIT_STATUS_LABELS[status]}`,
+      summary: `${requestLabel(request)}: ${from} → ${AUDIT_STATUS_LABELS[status]}`,
       before: { status: request.status },
       after: { status },
     });
@@ -252,7 +253,7 @@ export async function addAuditNote(actorId: string | undefined, requestId: strin
       action: 'note',
       entityType: AUDIT_ENTITY,
       entityId: request.id,
-      summary: `Note on ${who(request)}`,
+      summary: `Note on ${requestLabel(request)}`,
       before: null,
       after: { note: parsed.data.body },
     });
@@ -275,7 +276,7 @@ export async function assignAuditRequest(actorId: string | undefined, requestId:
       action: 'assign',
       entityType: AUDIT_ENTITY,
       entityId: request.id,
-      summary: `${who(request)}: assigned to ${assignee ? assignee.name || assignee.email : 'nobody'}`,
+      summary: `${requestLabel(request)}: assigned to ${assignee ? assignee.name || assignee.email : 'nobody'}`,
       before: { assignedTo: previous },
       after: { assignedTo: assignee?.email ?? null },
     });

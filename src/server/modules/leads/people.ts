@@ -9,7 +9,7 @@
 import { db } from '../../db';
 import { requireAdmin } from '../users/service';
 import { toCsv } from '../../../shared/csv';
-import { isLeadKind, LEAD_KIND_LABELS, type LeadKind } from '../../../shared/lead-events';
+import { isLeadKind, LEAD_KIND_LABELS, LEAD_KINDS, type LeadKind } from '../../../shared/lead-events';
 import { withoutBidiControls } from '../../../shared/text-controls';
 import { firstSourceLabel, LEAD_KIND_ONE, mergeTimeline, normalizeEmail, PEOPLE_PER_PAGE, type MergedPage, type PeopleQuery } from '../../../shared/lead-people';
 import * as repo from './people-repository';
@@ -32,9 +32,8 @@ export const PEOPLE_EXPORT_MAX_ROWS = 10_000;
 export async function exportPeopleCsv(actorId: string | undefined, query: Pick<PeopleQuery, 'q' | 'kind' | 'sort'>): Promise<string> {
   await requireAdmin(actorId, db());
   const { rows } = await repo.listPeople({ q: query.q, kind: query.kind }, query.sort, PEOPLE_EXPORT_MAX_ROWS, 0);
-  const kinds = ['audit-request', 'chat-lead', 'sign-up', 'book-call'] as const satisfies readonly LeadKind[];
   return toCsv([
-    ['Email', 'Name', 'Member', 'First seen (UTC)', 'Latest activity (UTC)', ...kinds.map((k) => LEAD_KIND_LABELS[k]), 'First lead', 'First source', 'Source page', 'Referrer', 'UTM source', 'UTM medium', 'UTM campaign', 'UTM term', 'UTM content'],
+    ['Email', 'Name', 'Member', 'First seen (UTC)', 'Latest activity (UTC)', ...LEAD_KINDS.map((k) => LEAD_KIND_LABELS[k]), 'First lead', 'First source', 'Source page', 'Referrer', 'UTM source', 'UTM medium', 'UTM campaign', 'UTM term', 'UTM content'],
     ...rows.map((r) => {
       const s = r.firstSource;
       return [
@@ -43,7 +42,7 @@ export async function exportPeopleCsv(actorId: string | undefined, query: Pick<P
         r.memberId ? 'yes' : 'no',
         r.firstAt,
         r.lastAt,
-        ...kinds.map((k) => r.counts[k]),
+        ...LEAD_KINDS.map((k) => r.counts[k]),
         isLeadKind(r.firstKind) ? LEAD_KIND_ONE[r.firstKind] : r.firstKind,
         firstSourceLabel(s),
         s.sourcePage,
@@ -136,7 +135,8 @@ export async function personTimeline(email: string, options: { before?: Date; li
   const sources: { rows: TimelineEntry[]; truncated: boolean }[] = [
     page(
       events.map((e): TimelineEntry => {
-        const request = e.kind === 'audit-request' && e.refId ? requestById.get(e.refId) : undefined;
+        // An opened report's event names the request it was made for, like the request's own event.
+        const request = (e.kind === 'audit-request' || e.kind === 'report-opened') && e.refId ? requestById.get(e.refId) : undefined;
         return {
           id: `lead:${e.id}`,
           at: e.at,

@@ -7,7 +7,7 @@ import { and, gte, lt, sql, type SQLWrapper } from 'drizzle-orm';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
 import { leadEvents } from '../../db/schema';
-import { notByTeam } from './team';
+import { bringsALead, notByTeam } from './team';
 
 export { insertLeadEvent, type Executor } from '../audit/repository';
 
@@ -61,7 +61,7 @@ export async function topSources(range: { start: Date; end: Date }, limit: numbe
       n: sql<number>`count(*)`.as('n'),
     })
     .from(leadEvents)
-    .where(and(gte(leadEvents.at, range.start), lt(leadEvents.at, range.end), notByTeam))
+    .where(and(gte(leadEvents.at, range.start), lt(leadEvents.at, range.end), notByTeam, bringsALead))
     .groupBy(leadEvents.utmSource, leadEvents.utmMedium, leadEvents.utmCampaign, leadEvents.referrer)
     .as('stored');
   const hasUtm = sql`(${stored.utmSource} <> '' or ${stored.utmMedium} <> '' or ${stored.utmCampaign} <> '')`;

@@ -9,7 +9,8 @@
  * (lower(email)) and left out by id: lower-casing every event's email costs more than the rest of the
  * check (measured on PGlite: a third of a 20,000-event count).
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { notInArray, sql, type SQL } from 'drizzle-orm';
+import { FOLLOW_UP_KINDS } from '../../../shared/lead-events';
 import { leadEvents, users } from '../../db/schema';
 
 const adminIds = sql`select ${users.id} from ${users} where ${users.role} = 'admin'`;
@@ -20,3 +21,6 @@ const eventsNamingAdmins = sql`select team_events.id from ${leadEvents} team_eve
 
 /** True for a lead event no admin made or is named in: add it to every query that counts or lists leads. */
 export const notByTeam: SQL = sql`((${leadEvents.userId} is null or ${leadEvents.userId} not in (${adminIds})) and ${leadEvents.id} not in (${eventsNamingAdmins}))`;
+
+/** True for an event that brought a lead (not a follow-up such as a report opened): where leads came from, conversion. */
+export const bringsALead: SQL = notInArray(leadEvents.kind, [...FOLLOW_UP_KINDS]);

@@ -47,3 +47,14 @@ export async function unfinishedRunOf(requestId: string, ex: Pick<Database, 'sel
 export async function updateRun(id: string, values: Partial<Omit<SiteAuditRunRow, 'id' | 'requestId'>>, ex: Pick<Database, 'update'> = db()): Promise<void> {
   await ex.update(siteAuditRuns).set(values).where(eq(siteAuditRuns.id, id));
 }
+
+/** The request's newest finished run with findings: what a report shows. */
+export async function newestDoneRun(requestId: string, ex: Pick<Database, 'select'> = db()): Promise<SiteAuditRunRow | undefined> {
+  const [row] = await ex
+    .select()
+    .from(siteAuditRuns)
+    .where(and(eq(siteAuditRuns.requestId, requestId), eq(siteAuditRuns.status, 'done')))
+    .orderBy(desc(siteAuditRuns.createdAt), desc(siteAuditRuns.id))
+    .limit(1);
+  return row?.findings ? row : undefined;
+}
