@@ -2,11 +2,12 @@
  * axe-core finds nothing on any admin page, as the admin, after the islands have loaded, at phone and
  * desktop widths. The tests are generated from walking src/pages/admin (tests/support/admin-pages.ts), so
  * a new admin page is checked without editing this file: each dynamic page with a real record (linked
- * from its list page or the activity log) and, when it has one, its `new` screen.
+ * from its list page, the activity log or its parent record's page) and, when it has one, its `new` screen.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { ADMIN_PAGES, fillRoute, routeMatcher, type AdminRoute } from '../support/admin-pages';
+import { startAuditFixtureSites, type AuditFixtureSites } from '../support/audit-fixture-sites';
 import { ADMIN_STATE, freshClientIp } from './support/accounts';
 import { callAction } from './support/admin-actions';
 import { VIEWPORTS } from './support/public-pages';
@@ -42,12 +43,16 @@ async function expectNoViolations(page: Page, path: string) {
 
 /**
  * A real record's page of a dynamic route: a link to one on the route's list page (the path before its
- * first dynamic segment) or in the activity log, that answers 200 (an old entry may name a deleted record).
+ * first dynamic segment), in the activity log or on a real record's page of the route it is nested in
+ * ('/admin/audit/[id]/report' is linked from '/admin/audit/[id]'), that answers 200 (an old entry may
+ * name a deleted record).
  */
 async function realRecordPath(request: APIRequestContext, route: AdminRoute): Promise<string | undefined> {
   const matcher = routeMatcher(route.pattern);
   const listPage = route.pattern.slice(0, route.pattern.indexOf('/[')) || '/admin';
-  for (const source of [listPage, '/admin/activity']) {
+  const parentPattern = route.pattern.slice(0, route.pattern.lastIndexOf('/'));
+  const parent = parentPattern.endsWith(']') ? await realRecordPath(request, { ...route, pattern: parentPattern }) : undefined;
+  for (const source of [listPage, '/admin/activity', ...(parent ? [parent] : [])]) {
     const html = await (await request.get(source)).text();
     const hrefs = [...html.matchAll(/href="(\/admin\/[^"?#]+)/g)].map((m) => m[1]!).filter((h) => matcher.test(h) && !h.endsWith('/new'));
     for (const href of new Set(hrefs)) if ((await request.get(href)).status() === 200) return href;
@@ -60,7 +65,10 @@ async function realRecordPath(request: APIRequestContext, route: AdminRoute): Pr
 // shows the built-in ten). Both are removed afterwards, as later specs count the demo content.
 let probeId: string | undefined;
 let faqProbeId: string | undefined;
+let sites: AuditFixtureSites | undefined;
 test.beforeAll(async ({ playwright, baseURL }) => {
+  test.setTimeout(120_000);
+  sites = await startAuditFixtureSites();
   const admin = await playwright.request.newContext({ baseURL, storageState: ADMIN_STATE });
   const faq = await callAction<{ id: string }>(admin, baseURL!, 'admin.faqs.create', { fields: { question: 'Axe check: is this page accessible?', answer: '<p>It should be.</p>' } });
   expect(faq.status, JSON.stringify(faq.error)).toBe(200);
@@ -77,12 +85,18 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     fields: { name: `Axe check ${id}`, shortText: 'After <b>bold</b>', price: 150 },
   });
   expect(updated.status, JSON.stringify(updated.error)).toBe(200);
-  // A free-audit request, so /admin/audit/[id] has a record (requests are kept: nothing to remove after).
+  // A free-audit request with a fixture website, so /admin/audit/[id] has a record with a finished website
+  // check and /admin/audit/[id]/report a report to preview (requests are kept: nothing to remove after).
+  const businessName = `Axe Check Clinic ${Date.now().toString(36)}`;
   const audit = await admin.post('/api/audit-requests', {
     headers: { origin: baseURL!, 'x-real-ip': freshClientIp() },
-    data: { fullName: 'Axe Check', email: 'axe-check@example.com', businessName: 'Axe Check Clinic', businessType: 'clinic', goals: ['more-leads'], consent: true },
+    data: { fullName: 'Axe Check', email: 'axe-check@example.com', businessName, website: sites.url('good.test'), businessType: 'clinic', goals: ['more-leads'], consent: true },
   });
   expect(audit.status(), await audit.text()).toBe(200);
+  const list = await (await admin.get(`/admin/audit?q=${encodeURIComponent(businessName)}`)).text();
+  const detail = /href="(\/admin\/audit\/[0-9a-f-]{36})"/.exec(list)?.[1];
+  expect(detail, 'the request is listed').toBeDefined();
+  await expect.poll(async () => (await (await admin.get(detail!)).text()).includes('data-report-editor'), { message: 'the website check finished', timeout: 60_000 }).toBe(true);
   // A chat conversation with markup in it, so /admin/chat-settings lists one and /admin/chat-settings/[id]
   // shows messages from the visitor and the assistant (conversations are kept: nothing to remove after).
   const visitorId = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -95,6 +109,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 });
 
 test.afterAll(async ({ playwright, baseURL }) => {
+  await sites?.close();
   const admin = await playwright.request.newContext({ baseURL, storageState: ADMIN_STATE });
   if (probeId) expect((await callAction(admin, baseURL!, 'admin.services.remove', { id: probeId })).status).toBe(200);
   if (faqProbeId) expect((await callAction(admin, baseURL!, 'admin.faqs.remove', { id: faqProbeId })).status).toBe(200);

@@ -184,6 +184,16 @@ describe('analyticsReport', () => {
     expect(r.leads).toEqual({ current: 1, previous: 1 });
     expect(r.conversion).toEqual({ current: null, previous: 0.25 });
   });
+
+  it('an audit report opened is not a visitor turned lead: its reader became one when they asked for it', async () => {
+    const range = leadPeriodRange(7, NOW);
+    await h.db.insert(leadEvents).values([
+      { id: crypto.randomUUID(), kind: 'report-opened', at: new Date(range.start.getTime() + 3600_000), email: 'asked-last-month@example.com' },
+      { id: crypto.randomUUID(), kind: 'audit-request', at: new Date(range.start.getTime() + 7200_000), email: 'new@example.com' },
+    ]);
+    const r = await analyticsReport(range);
+    expect(r.leads.current).toBe(1);
+  });
 });
 
 describe('the weekly tables the top lists read', () => {
