@@ -448,7 +448,8 @@ async function main() {
   log('(s) the free audit\'s website check against the fixture sites (a server of its own)');
   let siteAudit;
   try {
-    siteAudit = await siteAuditBench({ distDir: path.relative(root, distDir), seconds: DURATION, log: (m) => log(`(s) ${m}`) });
+    // The 20 checks take 8 to 10 s here: the measured window must fall within them.
+    siteAudit = await siteAuditBench({ distDir: path.relative(root, distDir), seconds: Math.min(DURATION, 6), log: (m) => log(`(s) ${m}`) });
   } catch (err) {
     log(`website check not measured: ${err instanceof Error ? err.message : err}`);
   }

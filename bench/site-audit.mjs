@@ -5,12 +5,14 @@
 // rate, idle and while 20 requested checks run, with the memory of the server and its check processes at
 // its peak.
 //
-//   node bench/site-audit.mjs [--dist=dist] [--json]     (AUDIT_CONCURRENCY=N in the environment: the server's cap)
+//   node bench/site-audit.mjs [--dist=dist] [--json]     (AUDIT_CONCURRENCY=N in the environment: the server's cap;
+//   BENCH_DATABASE_URL=postgres://…/empty_db: on PostgreSQL instead of the embedded database)
 import { parse } from 'devalue';
 import { startBenchServer } from './bench-server.mjs';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
+import os from 'node:os';
 import readline from 'node:readline';
 import { loadRun, rssMb } from './load-run.mjs';
 import { firstAdminCookie } from '../tests/support/front-proxy.mjs';
@@ -71,9 +73,14 @@ async function untilDone(base, cookie, ids, timeoutMs, pollMs = 100) {
   return { ms: Math.round(performance.now() - started), unfinished: pending.size };
 }
 
-/** The fixture sites in a process of their own (bench/fixture-sites-process.mjs). */
+/**
+ * The fixture sites in a process of their own (bench/fixture-sites-process.mjs), at the lowest CPU priority:
+ * they stand for websites on other machines, and their work (serving every page and file of 20 crawls) is
+ * not this server's to share a core with.
+ */
 async function startFixtureProcess() {
   const child = spawn(process.execPath, [new URL('./fixture-sites-process.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
+  os.setPriority(child.pid, 19);
   const [line] = await once(readline.createInterface({ input: child.stdout }), 'line');
   const { port } = JSON.parse(line);
   return {
@@ -85,9 +92,9 @@ async function startFixtureProcess() {
   };
 }
 
-export async function siteAuditBench({ distDir = 'dist', seconds = 10, log = () => {} } = {}) {
+export async function siteAuditBench({ distDir = 'dist', seconds = 6, log = () => {} } = {}) {
   const sites = await startFixtureProcess();
-  const bench = await startBenchServer({ distDir, env: { AUDIT_FIXTURE_HOSTS: AUDIT_FIXTURE_HOSTS.join(','), TRUSTED_PROXY_IP_HEADER: 'x-real-ip', ...(process.env.AUDIT_CONCURRENCY ? { AUDIT_CONCURRENCY: process.env.AUDIT_CONCURRENCY } : {}) } });
+  const bench = await startBenchServer({ distDir, env: { AUDIT_FIXTURE_HOSTS: AUDIT_FIXTURE_HOSTS.join(','), TRUSTED_PROXY_IP_HEADER: 'x-real-ip', ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL, AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123' } : {}), ...(process.env.AUDIT_CONCURRENCY ? { AUDIT_CONCURRENCY: process.env.AUDIT_CONCURRENCY } : {}) } });
   try {
     const cookie = await firstAdminCookie(bench.base, bench.dataDir);
     const website = sites.url('good.test');
@@ -99,16 +106,27 @@ export async function siteAuditBench({ distDir = 'dist', seconds = 10, log = () 
     await loadRun({ ...landing, duration: 3 });
     log(`cached landing page at ${LANDING_RATE} req/s, idle`);
     const idle = await loadRun(landing);
-    const rssIdle = treeRssMb(bench.server.pid);
+    const rssIdle = rssMb(bench.server.pid);
 
     log(`the same while ${SITE_AUDIT_TARGETS.audits} checks run`);
     const ids = [];
     for (let n = 0; n < SITE_AUDIT_TARGETS.audits; n++) ids.push(await requestAudit(bench.base, cookie, website, 100 + n));
+    const queuedAt = performance.now();
     let peakRss = rssIdle ?? 0;
-    const sampler = setInterval(() => (peakRss = Math.max(peakRss, treeRssMb(bench.server.pid))), 200);
-    const [busy, all] = await Promise.all([loadRun(landing), untilDone(bench.base, cookie, ids, 300_000, 1000)]);
+    let peakChecksRss = 0;
+    const sampler = setInterval(() => {
+      const server = rssMb(bench.server.pid) ?? 0;
+      peakRss = Math.max(peakRss, server);
+      peakChecksRss = Math.max(peakChecksRss, treeRssMb(bench.server.pid) - server);
+    }, 200);
+    // Nothing else asks the server anything during the measured window: the checks' states are read after
+    // it (20 admin pages polling at once would be load of their own, not the checks').
+    const busy = await loadRun(landing);
+    const stillRunning = (await Promise.all(ids.map((id) => runState(bench.base, cookie, id)))).filter((s) => s && (s.status === 'queued' || s.status === 'running')).length;
+    const rest = await untilDone(bench.base, cookie, ids, 300_000, 1000);
     clearInterval(sampler);
-    return { one, idle, busy, all, rssIdle, peakRss };
+    const all = { ms: Math.round(performance.now() - queuedAt), unfinished: rest.unfinished, stillRunning };
+    return { one, idle, busy, all, rssIdle, peakRss, peakChecksRss };
   } finally {
     await bench.stop();
     await sites.close();
@@ -122,11 +140,13 @@ export function siteAuditRows(r, mark, rssTarget) {
     ['(s1) one website check, request to score', `${r.one.ms} ms${r.one.unfinished ? ' (unfinished)' : ''}`, `< ${SITE_AUDIT_TARGETS.oneAuditMs} ms`, mark(!r.one.unfinished && r.one.ms < SITE_AUDIT_TARGETS.oneAuditMs)],
     [
       `(s2) cached / p99 at ${LANDING_RATE} req/s while ${SITE_AUDIT_TARGETS.audits} checks run`,
-      `${r.busy.p99} ms vs ${r.idle.p99} ms idle (${ratio.toFixed(2)}×); the ${SITE_AUDIT_TARGETS.audits} checks took ${r.all.ms} ms${r.all.unfinished ? `, ${r.all.unfinished} unfinished` : ''}`,
-      `≤ ${SITE_AUDIT_TARGETS.p99Ratio}×`,
-      mark(ratio <= SITE_AUDIT_TARGETS.p99Ratio && !r.all.unfinished),
+      `${r.busy.p99} ms vs ${r.idle.p99} ms idle (${ratio.toFixed(2)}×); the ${SITE_AUDIT_TARGETS.audits} checks took ${r.all.ms} ms${r.all.unfinished ? `, ${r.all.unfinished} unfinished` : ''}, ${r.all.stillRunning} still running when the ${LANDING_RATE} req/s ended`,
+      `≤ ${SITE_AUDIT_TARGETS.p99Ratio}×, checks running throughout`,
+      // Only a window the checks filled all through counts: ended checks would flatter the p99.
+      mark(ratio <= SITE_AUDIT_TARGETS.p99Ratio && !r.all.unfinished && r.all.stillRunning > 0),
     ],
-    ['(s3) RSS of the server and its checks', `${r.peakRss} MB at the peak (${r.rssIdle} MB before)`, `≤ ${rssTarget} MB`, mark(r.peakRss <= rssTarget)],
+    // The server's own bound, as row (f); the checks' processes are apart (their heap capped, ended when idle).
+    ['(s3) RSS of the server while checks run', `${r.peakRss} MB at the peak (${r.rssIdle} MB before); the check processes ${r.peakChecksRss} MB more`, `≤ ${rssTarget} MB`, mark(r.peakRss <= rssTarget)],
   ];
 }
 
