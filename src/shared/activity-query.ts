@@ -78,6 +78,9 @@ const ACTION_LABELS: Record<string, string> = {
   disable: 'Disabled',
   enable: 'Enabled',
   'verification-email': 'Verification email sent',
+  'site-audit': 'Website check run',
+  'report-draft': 'Report draft saved',
+  'report-sent': 'Report sent',
 };
 
 const TYPE_LABELS: Record<string, string> = {

@@ -11,6 +11,7 @@ import { AuditError } from '../../src/server/modules/audit/errors';
 import { submitAuditRequest } from '../../src/server/modules/audit/service';
 import { memberReport, memberReports, openReport, previewReport, REPORT_OPENING_QUIET_MS, saveReportDraft, sendAuditReport } from '../../src/server/modules/audit-report/service';
 import { hashReportToken } from '../../src/server/modules/audit-report/token';
+import { personTimeline } from '../../src/server/modules/leads/people';
 import type { CheckResult } from '../../src/server/modules/site-audit/findings';
 import { insertRun } from '../../src/server/modules/site-audit/repository';
 import { scoreFindings } from '../../src/server/modules/site-audit/scoring';
@@ -119,6 +120,13 @@ describe('opening the link', () => {
     const [report] = await h.handle.db.select().from(auditReports);
     expect(report!.openCount).toBe(3);
     expect(report!.firstOpenedAt).toEqual(now);
+    // The person's timeline: the report sent (a status change) and each visit, naming the request.
+    const { entries: rows } = await personTimeline('ada@example.com');
+    expect(rows).toContainEqual(expect.objectContaining({ type: 'audit-status', requestId: id, to: 'report-sent' }));
+    expect(rows.filter((e) => e.type === 'lead' && e.kind === 'report-opened')).toEqual([
+      expect.objectContaining({ auditRequest: expect.objectContaining({ id }) }),
+      expect.objectContaining({ auditRequest: expect.objectContaining({ id }) }),
+    ]);
   });
 
   it('is not counted for a bot, a link checker\'s HEAD or a request without a user agent', async () => {

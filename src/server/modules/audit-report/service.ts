@@ -19,6 +19,7 @@ import { getSiteContent } from '../site/service';
 import { siteTimeZone } from '../site/time-zone';
 import { findRun, newestDoneRun, type SiteAuditRunRow } from '../site-audit/repository';
 import type { AuditFindings } from '../site-audit/findings';
+import type { LeadKind } from '../../../shared/lead-events';
 import { AUDIT_STATUS_LABELS, type AuditStatus } from '../../../shared/schemas/audit';
 import { EMPTY_REPORT_DRAFT, REPORT_PATH_PREFIX, reportDraftSchema, type ReportDraft } from '../../../shared/schemas/audit-report';
 import { reportDocument, type ReportDocument } from './document';
@@ -28,7 +29,7 @@ import * as repo from './repository';
 import { hashReportToken, isReportToken, newReportToken } from './token';
 
 const log = logger.child({ module: 'audit-report' });
-export const REPORT_OPENED_KIND = 'report-opened';
+export const REPORT_OPENED_KIND: LeadKind = 'report-opened';
 /** Openings closer together than this are one visit: one lead event, every opening still counted. */
 export const REPORT_OPENING_QUIET_MS = 60 * 60_000;
 const DAY_MS = 86_400_000;

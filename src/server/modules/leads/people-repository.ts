@@ -234,7 +234,7 @@ export async function auditChangesOf(requestIds: string[], w: Window, ex: Reader
   return ex
     .select({ id: activityLog.id, at: activityLog.at, requestId: activityLog.entityId, action: activityLog.action, actorEmail: activityLog.actorEmail, before: activityLog.before, after: activityLog.after })
     .from(activityLog)
-    .where(and(eq(activityLog.entityType, AUDIT_ENTITY), inArray(activityLog.entityId, requestIds), inArray(activityLog.action, ['status', 'assign']), beforeOf(activityLog.at, w)))
+    .where(and(eq(activityLog.entityType, AUDIT_ENTITY), inArray(activityLog.entityId, requestIds), inArray(activityLog.action, ['status', 'assign', 'report-sent']), beforeOf(activityLog.at, w)))
     .orderBy(desc(activityLog.at), desc(activityLog.id))
     .limit(w.limit);
 }

@@ -154,7 +154,8 @@ export async function personTimeline(email: string, options: { before?: Date; li
     ),
     page(
       changes.map((c): TimelineEntry =>
-        c.action === 'status'
+        // Sending the report is a status change too (to "Report sent"), recorded with the report's details.
+        c.action === 'status' || c.action === 'report-sent'
           ? { id: `change:${c.id}`, at: c.at, type: 'audit-status', requestId: c.requestId, businessName: businessOf(c.requestId), from: field(c.before, 'status'), to: field(c.after, 'status'), actorEmail: c.actorEmail }
           : { id: `change:${c.id}`, at: c.at, type: 'audit-assign', requestId: c.requestId, businessName: businessOf(c.requestId), to: field(c.after, 'assignedTo') || null, actorEmail: c.actorEmail },
       ),
