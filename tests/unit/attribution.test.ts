@@ -172,8 +172,8 @@ describe('the overview period', () => {
       { day: '2026-11-24', kind: 'other', n: 4 },
     ]);
     expect(rows).toHaveLength(7);
-    expect(rows[0]).toEqual({ day: '2026-11-25', counts: { 'audit-request': 0, 'chat-lead': 0, 'sign-up': 1, 'book-call': 2 }, total: 3 });
-    expect(rows.at(-1)).toEqual({ day: '2026-11-19', counts: { 'audit-request': 0, 'chat-lead': 0, 'sign-up': 1, 'book-call': 0 }, total: 1 });
+    expect(rows[0]).toEqual({ day: '2026-11-25', counts: { 'audit-request': 0, 'chat-lead': 0, 'sign-up': 1, 'book-call': 2, 'report-opened': 0 }, total: 3 });
+    expect(rows.at(-1)).toEqual({ day: '2026-11-19', counts: { 'audit-request': 0, 'chat-lead': 0, 'sign-up': 1, 'book-call': 0, 'report-opened': 0 }, total: 1 });
     expect(rows.reduce((s, d) => s + d.total, 0)).toBe(4);
   });
 
