@@ -10,6 +10,8 @@ import { ADMIN_ROUTES, concreteAdminPaths, routeMatcher, scanAdminRoutes } from 
 import { API_ROUTES, ENDPOINT_ROUTES } from '../support/endpoints';
 import { ADMIN_STATE, MEMBER_STATE } from './support/accounts';
 import { allPublicPaths } from './support/public-pages';
+// Pages whose answer depends on who asks, or whose address is a private link: the server's own rule.
+import { isPrivatePath } from '../../src/server/security-headers';
 
 const SHARED = /^public, max-age=0, s-maxage=[1-9]\d*, stale-while-revalidate=\d+$/;
 
@@ -17,7 +19,6 @@ const SHARED = /^public, max-age=0, s-maxage=[1-9]\d*, stale-while-revalidate=\d
 const ALL_ROUTES = scanAdminRoutes(new URL('../../src/pages', import.meta.url).pathname).map((r) => ({ ...r, pattern: r.pattern.replace(/^\/admin/, '') || '/' }));
 const PAGE_ROUTES = ALL_ROUTES.filter((r) => r.kind === 'page' && !/^\/(404|500)$/.test(r.pattern));
 
-const PERSONAL_PAGE = /^\/(admin|dashboard|auth|verify-email|claim-admin)(\/|$)/;
 
 function expectNotShared(res: APIResponse, label: string) {
   const h = res.headers();
@@ -40,7 +41,7 @@ function expectShared(res: APIResponse, label: string) {
 
 /** The personal addresses: every non-public page route, filled like the authorization matrix fills them, and every API route. */
 function personalPaths(): string[] {
-  const pages = PAGE_ROUTES.filter((r) => PERSONAL_PAGE.test(r.pattern));
+  const pages = PAGE_ROUTES.filter((r) => isPrivatePath(r.pattern));
   const filled = concreteAdminPaths(pages.map((r) => ({ ...r })));
   return [...new Set([...filled, ...concreteAdminPaths(ADMIN_ROUTES), ...API_ROUTES])];
 }
@@ -66,7 +67,7 @@ test('every page route is either a public page or a personal one', async ({ requ
   const publicPaths = await allPublicPaths(request);
   for (const route of PAGE_ROUTES) {
     const isPublic = publicPaths.some((p) => routeMatcher(route.pattern).test(p));
-    expect(isPublic !== PERSONAL_PAGE.test(route.pattern), `${route.file}: public (${isPublic}) or personal`).toBe(true);
+    expect(isPublic !== isPrivatePath(route.pattern), `${route.file}: public (${isPublic}) or personal`).toBe(true);
   }
   expect(PAGE_ROUTES.length).toBeGreaterThan(40);
   expect(API_ROUTES.length).toBeGreaterThan(20);
