@@ -4,7 +4,7 @@
  * the owner's note on each check, and the agency's offer for what needs fixing. Pure.
  */
 import type { ReportDraft } from '../../../shared/schemas/audit-report';
-import type { AuditFindings, CheckResult, FixTopic } from '../site-audit/findings';
+import { CHECK_STATUS_ORDER, type AuditFindings, type CheckResult, type FixTopic } from '../site-audit/findings';
 import { CATEGORY_WEIGHTS, scoreFindings } from '../site-audit/scoring';
 import type { Offer } from './offers';
 
@@ -25,7 +25,8 @@ export interface ReportDocument {
   notChecked: ReportCheck[];
 }
 
-const byWeight = (a: CheckResult, b: CheckResult) => CATEGORY_WEIGHTS[b.category] - CATEGORY_WEIGHTS[a.category];
+/** The report's order: failed, then needing attention, then passed, then not checked; the heaviest category first within each. */
+export const worstFirst = (a: CheckResult, b: CheckResult) => CHECK_STATUS_ORDER[a.status] - CHECK_STATUS_ORDER[b.status] || CATEGORY_WEIGHTS[b.category] - CATEGORY_WEIGHTS[a.category];
 
 export function reportDocument(findings: AuditFindings, draft: ReportDraft, offers: Partial<Record<FixTopic, Offer>>): ReportDocument {
   const hidden = new Set(draft.hidden);
@@ -36,7 +37,7 @@ export function reportDocument(findings: AuditFindings, draft: ReportDraft, offe
     note: draft.notes[check.id] || undefined,
     offer: check.status === 'fail' || check.status === 'warn' ? (check.topic && offers[check.topic]) || undefined : undefined,
   });
-  const of = (status: CheckResult['status']) => shown.filter((c) => c.status === status).sort(byWeight).map(withExtras);
+  const of = (status: CheckResult['status']) => shown.filter((c) => c.status === status).sort(worstFirst).map(withExtras);
   return {
     summary: draft.summary,
     overall: scored.overall,

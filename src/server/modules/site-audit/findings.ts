@@ -18,6 +18,9 @@ export const AUDIT_CATEGORY_LABELS: Record<AuditCategory, string> = {
 /** skipped: could not be judged here (no Chromium, the page did not answer); left out of the scores. */
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skipped';
 
+/** Worst first: what to fix comes before what is fine. */
+export const CHECK_STATUS_ORDER: Record<CheckStatus, number> = { fail: 0, warn: 1, pass: 2, skipped: 3 };
+
 /**
  * What the agency sells that fixes a failed check; the report names the admin's own service or package
  * for the topic (never hard-coded text).
