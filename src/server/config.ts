@@ -2,6 +2,7 @@
  * Configuration from the environment, validated once at start-up. A bad value stops the process with a
  * message naming the variable, instead of surfacing later as a confusing runtime error.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'astro/zod';
 
@@ -170,6 +171,28 @@ const envSchema = z.object({
   AUDIT_CONCURRENCY: wholeNumber('audits', 2, (n) => n.min(1, 'must be at least 1').max(20, 'must be at most 20')),
   /** How long the private link to a sent audit report works (days). */
   AUDIT_REPORT_TTL_DAYS: wholeNumber('days', 30, (n) => n.min(1, 'must be at least 1').max(365, 'must be at most 365')),
+  /**
+   * A Chromium (or Chrome) executable: website audits then add Google Lighthouse's speed and accessibility
+   * scores and Core Web Vitals, the browser reaching the site only through the audit's safe proxy.
+   */
+  AUDIT_CHROMIUM_PATH: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      if (!path.isAbsolute(v)) {
+        ctx.addIssue({ code: 'custom', message: 'must be an absolute path, such as /usr/bin/chromium' });
+        return z.NEVER;
+      }
+      try {
+        fs.accessSync(v, fs.constants.X_OK);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `no program this server may run is at ${v}` });
+        return z.NEVER;
+      }
+      return v;
+    }),
   /** Ports a website audit may connect to besides 80 and 443 (comma-separated, e.g. 8080,8443). */
   AUDIT_EXTRA_PORTS: z
     .string()

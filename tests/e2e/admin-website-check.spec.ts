@@ -68,6 +68,10 @@ test('a requested audit is checked by itself: the admin sees the score, evidence
   // The agency's own angle: the contact form on /contact, the booking link and the chat widget are found.
   await expect(section.locator('[data-check="contact-form"]')).toHaveAttribute('data-check-status', 'pass');
   await expect(section.locator('[data-check="booking-link"]')).toHaveAttribute('data-check-status', 'pass');
+  // Lighthouse in the machine's Chromium (AUDIT_CHROMIUM_PATH): real scores and Core Web Vitals.
+  await expect(section.locator('[data-check="lighthouse"]')).toContainText(/Performance \d+ of 100 on a phone/);
+  await expect(section.locator('[data-check="lighthouse"]')).toContainText('Core Web Vitals: largest content shown after');
+  await expect(section.locator('[data-check="lighthouse-accessibility"]')).toContainText(/Accessibility \d+ of 100/);
   // A failed check says what was seen, why it matters and how to fix it.
   const https = section.locator('[data-check="https"]');
   await expect(https).toHaveAttribute('data-check-status', 'fail');

@@ -7,7 +7,7 @@
 import dns from 'node:dns';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTestNetwork } from '../../src/server/http/safe-fetch';
-import { CRAWL_LIMITS, CRAWL_STEPS, crawlSite, type CrawlOptions } from '../../src/server/modules/site-audit/crawl';
+import { CRAWL_LIMITS, CRAWL_STEPS, crawlSite, NO_BROWSER, type CrawlOptions } from '../../src/server/modules/site-audit/crawl';
 import { normalizeAuditUrl } from '../../src/server/modules/site-audit/normalize-url';
 import type { SiteSnapshot } from '../../src/server/modules/site-audit/snapshot';
 import {
@@ -145,7 +145,7 @@ describe('a healthy small-business site', () => {
     expect(requests.length).toBeGreaterThan(0);
     for (const request of requests) expect(request).toMatchObject({ userAgent: USER_AGENT, method: expect.stringMatching(/^(GET|HEAD)$/) });
     expect(snapshot.httpVersion).toBeUndefined();
-    expect(snapshot.skipped).toEqual([{ check: 'Lighthouse', reason: 'No Chromium is configured on this server, so real-browser speed and accessibility scores were not measured.' }]);
+    expect(snapshot.skipped).toEqual([{ check: 'Lighthouse', reason: NO_BROWSER }]);
   });
 });
 
@@ -293,7 +293,7 @@ describe('hostile and broken answers', () => {
       expect.arrayContaining([
         { check: 'Page weight', reason: "4 files were not weighed: the audit's time limit of 1.5 seconds ran out." },
         { check: 'robots.txt', reason: "Not fetched: the audit's time limit of 1.5 seconds ran out." },
-        { check: 'Lighthouse', reason: 'No Chromium is configured on this server, so real-browser speed and accessibility scores were not measured.' },
+        { check: 'Lighthouse', reason: NO_BROWSER },
       ]),
     );
   });
@@ -350,10 +350,10 @@ describe('hostile and broken answers', () => {
 
 describe('Lighthouse', () => {
   it('scores the home page when the server has it', async () => {
-    const lighthouse = vi.fn(async () => ({ performance: 0.93, accessibility: 1 }));
+    const lighthouse = vi.fn(async () => ({ performance: 93, accessibility: 100 }));
     const snapshot = await crawl(sites.url('redirect.test'), { lighthouse });
-    expect(lighthouse).toHaveBeenCalledWith(sites.url('redirect.test', '/b'));
-    expect(snapshot.lighthouse).toEqual({ performance: 0.93, accessibility: 1 });
+    expect(lighthouse).toHaveBeenCalledWith(sites.url('redirect.test', '/b'), expect.any(AbortSignal));
+    expect(snapshot.lighthouse).toEqual({ performance: 93, accessibility: 100 });
     expect(snapshot.skipped).toEqual([]);
   });
 

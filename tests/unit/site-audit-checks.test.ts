@@ -194,6 +194,7 @@ describe('site audit checks on a page with every defect', () => {
       'image-formats': 'warn',
       'render-blocking': 'warn',
       lighthouse: 'skipped',
+      'lighthouse-accessibility': 'skipped',
       title: 'fail',
       'meta-description': 'fail',
       h1: 'fail',
@@ -251,6 +252,7 @@ describe('site audit checks on a page with every defect', () => {
     expect(evidenceOf(checks, 'cache-headers')).toContain('/img/b.jpg: no Cache-Control, can be revalidated');
     expect(evidenceOf(checks, 'render-blocking')).toContain("'/js/slider.js'");
     expect(evidenceOf(checks, 'lighthouse')).toBe('Lighthouse was not run: no Chromium configured');
+    expect(evidenceOf(checks, 'lighthouse-accessibility')).toBe('Lighthouse was not run: no Chromium configured');
     expect(evidenceOf(checks, 'noindex')).toContain(`<meta name="robots" content='noindex, nofollow'>`);
     expect(evidenceOf(checks, 'robots-txt')).toContain('User-agent: * / Disallow: /');
     expect(evidenceOf(checks, 'image-alt')).toBe("1 of 4 images have alt text\nWithout alt:\n'http://img.old-host.example/hero.jpg'\n'/img/a.jpg'\n'/img/b.jpg'");
@@ -337,11 +339,22 @@ describe('single checks', () => {
     expect(byId(checks, 'favicon')).toMatchObject({ status: 'pass', evidence: [`${SITE}/favicon.ico answers (no <link rel="icon">; browsers look there by default)`] });
   });
 
-  it('skips the Lighthouse check with no reason given, and grades its score', () => {
+  it('skips the Lighthouse checks with no reason given, and grades speed and accessibility apart', () => {
     const snapshot = good();
-    expect(byId(runChecks({ ...snapshot, lighthouse: { performance: 62, accessibility: 90 } }), 'lighthouse').status).toBe('warn');
-    expect(byId(runChecks({ ...snapshot, lighthouse: { performance: 31, accessibility: 90 } }), 'lighthouse').status).toBe('fail');
-    expect(byId(runChecks({ ...snapshot, lighthouse: undefined }), 'lighthouse')).toMatchObject({ status: 'skipped', evidence: ['Lighthouse was not run for this audit.'] });
+    const measured = runChecks({ ...snapshot, lighthouse: { performance: 62, accessibility: 96, largestContentfulPaintMs: 3_120, cumulativeLayoutShift: 0.04, totalBlockingTimeMs: 250 } });
+    expect(byId(measured, 'lighthouse')).toMatchObject({
+      status: 'warn',
+      category: 'speed',
+      evidence: ['Performance 62 of 100 on a phone (90 or more is good)', 'Core Web Vitals: largest content shown after 3.1 s, layout shift 0.04, blocked for 250 ms'],
+    });
+    expect(byId(measured, 'lighthouse-accessibility')).toMatchObject({ status: 'pass', category: 'mobile' });
+    const poor = runChecks({ ...snapshot, lighthouse: { performance: 31, accessibility: 48 } });
+    expect(byId(poor, 'lighthouse').status).toBe('fail');
+    expect(byId(poor, 'lighthouse-accessibility')).toMatchObject({ status: 'fail', evidence: ['Accessibility 48 of 100 (90 or more is good), measured in a real browser on a simulated phone'], topic: 'website-care' });
+    expect(byId(runChecks({ ...snapshot, lighthouse: { performance: 95, accessibility: 75 } }), 'lighthouse-accessibility').status).toBe('warn');
+    for (const id of ['lighthouse', 'lighthouse-accessibility']) {
+      expect(byId(runChecks({ ...snapshot, lighthouse: undefined }), id)).toMatchObject({ status: 'skipped', evidence: ['Lighthouse was not run for this audit.'] });
+    }
   });
 });
 
@@ -416,7 +429,7 @@ describe('leads across pages', () => {
 });
 
 describe('when the home page does not answer', () => {
-  const pageChecks = (checks: CheckResult[]) => checks.filter((check) => !['reachable', 'https', 'http-redirects', 'lighthouse'].includes(check.id));
+  const pageChecks = (checks: CheckResult[]) => checks.filter((check) => !['reachable', 'https', 'http-redirects', 'lighthouse', 'lighthouse-accessibility'].includes(check.id));
 
   it('fails reachable and https on a TLS failure, and skips the page checks with the reason', () => {
     const failure = { code: 'tls-failed', message: 'The certificate of smile-dental.example has expired' };

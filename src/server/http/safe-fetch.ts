@@ -287,6 +287,25 @@ function send(hop: Hop, addresses: dns.LookupAddress[], signal: AbortSignal): Pr
   });
 }
 
+/** Where a connection made outside safeFetch may go, checked as one of its hops is (safe-proxy.ts). */
+export interface CheckedTarget {
+  host: string;
+  port: number;
+  /** Hands the connection the checked addresses: DNS is never asked again. */
+  lookup: LookupFunction;
+}
+
+/**
+ * Checks `url` as safeFetch checks a hop (scheme, credentials, every address, the port) without sending
+ * anything. Rejects with SafeFetchError. For a browser's proxy, whose connections must obey the same rules.
+ */
+export async function checkTarget(url: string | URL, init: Pick<SafeFetchInit, 'protocols' | 'allowedPorts'> = {}): Promise<CheckedTarget> {
+  const checked = checkUrl(url, init);
+  const addresses = await resolveChecked(checked);
+  checkPort(checked, init);
+  return { host: hostOf(checked), port: effectivePort(checked), lookup: pinnedLookup(addresses) };
+}
+
 /** The response body as a web stream that errors once it passes `limit` bytes. */
 function boundedBody(res: http.IncomingMessage, limit: number, host: string, stopped: AbortSignal, finished: () => void): ReadableStream<Uint8Array> {
   const chunks = res[Symbol.asyncIterator]() as AsyncIterator<Buffer>;

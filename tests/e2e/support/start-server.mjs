@@ -24,6 +24,9 @@ const env = {
   // their own: these .test names reach 127.0.0.1 (tests only; the server warns at start).
   AUDIT_FIXTURE_HOSTS: 'good.test,bad.test,redirect.test,slow.test,bomb.test,big.test,pdf.test,error.test,missing.test,evil.test',
 };
+// The checks add Lighthouse in the test machines' Chromium, as a server configured with one does.
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (fs.existsSync(chromium)) env.AUDIT_CHROMIUM_PATH = chromium;
 delete env.DATABASE_URL;
 
 const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env, stdio: 'inherit' });

@@ -14,15 +14,16 @@ import { currentStandIns } from '../../http/safe-fetch';
 import { logger } from '../../logger';
 import type { SiteAuditResult } from './audit-site';
 // The limits alone, not the crawler: the server's own process never loads cheerio and the rest of it.
-import type { CrawlOptions } from './crawl';
 import { CRAWL_LIMITS } from './crawl-context';
-import type { AuditJobMessage, AuditJobReply } from './worker';
+import type { AuditJobMessage, AuditJobReply, AuditProcessOptions } from './worker';
 
 /** worker.ts as it is (tsx, Vitest), or its chunk in the server build (src/build/node-worker-entries.ts). */
 const workerUrl = /* node-worker */ new URL('./worker.ts', import.meta.url);
 
 /** An audit process's heap: pages are read up to 2 MB each and parsed one at a time; far more than needed. */
 export const AUDIT_HEAP_MB = 256;
+/** With Lighthouse, which reads the browser's trace of the page load into memory (the browser's own is apart). */
+export const LIGHTHOUSE_AUDIT_HEAP_MB = 768;
 /** 0 is the server's; 19 the lowest. 10: the server gets about nine tenths of a busy CPU. */
 const AUDIT_NICENESS = 10;
 /** The crawl's own limit plus time for the process to start and the checks to run. */
@@ -32,11 +33,11 @@ const IDLE_MS = 60_000;
 
 const idle: { child: ChildProcess; timer: NodeJS.Timeout }[] = [];
 
-function start(): ChildProcess {
+function start(heapMb: number): ChildProcess {
   // Run as it is (tsx, Vitest), the worker is TypeScript: tsx's loader runs it.
   const loader = workerUrl.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const child = fork(fileURLToPath(workerUrl), [], {
-    execArgv: [...loader, `--max-old-space-size=${AUDIT_HEAP_MB}`],
+    execArgv: [...loader, `--max-old-space-size=${heapMb}`],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -51,13 +52,13 @@ function start(): ChildProcess {
   return child;
 }
 
-function take(): ChildProcess {
+function take(heapMb: number): ChildProcess {
   while (idle.length > 0) {
     const { child, timer } = idle.pop()!;
     clearTimeout(timer);
     if (child.exitCode === null && child.connected) return child;
   }
-  return start();
+  return start(heapMb);
 }
 
 function putBack(child: ChildProcess): void {
@@ -72,8 +73,8 @@ function putBack(child: ChildProcess): void {
   idle.push({ child, timer });
 }
 
-export function auditSiteInOwnProcess(url: string, options: Omit<CrawlOptions, 'signal' | 'lighthouse'>): Promise<SiteAuditResult> {
-  const child = take();
+export function auditSiteInOwnProcess(url: string, options: AuditProcessOptions): Promise<SiteAuditResult> {
+  const child = take(options.chromiumPath ? LIGHTHOUSE_AUDIT_HEAP_MB : AUDIT_HEAP_MB);
   child.channel?.ref();
   const limitMs = (options.auditTimeoutMs ?? CRAWL_LIMITS.auditTimeoutMs) + GRACE_MS;
   return new Promise<SiteAuditResult>((resolve, reject) => {

@@ -57,7 +57,11 @@ async function auditRun(runId: string, job: JobRow): Promise<void> {
   await repo.updateRun(run.id, { status: 'running', startedAt: new Date() });
   try {
     const cfg = config();
-    const { findings, fetched } = await auditSiteInOwnProcess(run.url, { userAgent: await userAgent(), allowedPorts: [80, 443, ...cfg.AUDIT_EXTRA_PORTS] });
+    const { findings, fetched } = await auditSiteInOwnProcess(run.url, {
+      userAgent: await userAgent(),
+      allowedPorts: [80, 443, ...cfg.AUDIT_EXTRA_PORTS],
+      chromiumPath: cfg.AUDIT_CHROMIUM_PATH,
+    });
     await repo.updateRun(run.id, { status: 'done', finishedAt: new Date(), score: findings.overall ?? null, findings, fetched, error: null });
     log.info({ runId, url: run.url, score: findings.overall }, 'website audited');
   } catch (err) {

@@ -8,6 +8,7 @@ import { limitLines, plural, quote, tidy } from '../text';
 import type { AuditContext, ParsedPage } from './context';
 import { fail, pageCheck, pass, runCategory, warn, type CheckDefinition } from './define';
 import { attr, previousElement, rawText, textOf, type Element } from './dom';
+import { lighthouseAccessibility } from './lighthouse';
 
 const FROM_MARKUP = 'Judged from the markup only (inline styles and <style> blocks; stylesheet files are not read)';
 
@@ -194,7 +195,7 @@ const tapTargets = pageCheck({
   },
 });
 
-export const MOBILE_CHECKS: readonly CheckDefinition[] = [viewport, fontSize, tapTargets];
+export const MOBILE_CHECKS: readonly CheckDefinition[] = [viewport, fontSize, tapTargets, lighthouseAccessibility];
 
 export function mobileChecks(ctx: AuditContext): CheckResult[] {
   return runCategory('mobile', MOBILE_CHECKS, ctx);

@@ -1,10 +1,11 @@
 /** Speed: how long the home page takes to start, how much it and its files weigh, and how they are served. */
 import type { CheckResult } from '../findings';
 import type { FetchedResource, ResourceKind } from '../snapshot';
-import { cutText, formatBytes, formatDuration, formatMs, KB, limitLines, MB, plural, quote } from '../text';
+import { formatBytes, formatDuration, formatMs, KB, limitLines, MB, plural, quote } from '../text';
 import { header, isSuccess, mediaType, withoutFragment, type AuditContext } from './context';
-import { fail, pageCheck, pass, runCategory, siteCheck, skip, warn, type CheckDefinition, type Verdict } from './define';
+import { fail, pageCheck, pass, runCategory, skip, warn, type CheckDefinition, type Verdict } from './define';
 import { attr } from './dom';
+import { lighthouseSpeed } from './lighthouse';
 
 /** pass below `good`, warn below `poor`, else fail. */
 function byThreshold(value: number, good: number, poor: number, ...evidence: string[]): Verdict {
@@ -223,34 +224,6 @@ const renderBlocking = pageCheck({
   },
 });
 
-function vitals(lighthouse: NonNullable<AuditContext['snapshot']['lighthouse']>): string {
-  const parts: string[] = [];
-  if (lighthouse.largestContentfulPaintMs !== undefined) parts.push(`largest content shown after ${formatMs(lighthouse.largestContentfulPaintMs)}`);
-  if (lighthouse.cumulativeLayoutShift !== undefined) parts.push(`layout shift ${lighthouse.cumulativeLayoutShift.toFixed(2)}`);
-  if (lighthouse.totalBlockingTimeMs !== undefined) parts.push(`blocked for ${formatMs(lighthouse.totalBlockingTimeMs)}`);
-  if (lighthouse.firstContentfulPaintMs !== undefined) parts.push(`first content after ${formatMs(lighthouse.firstContentfulPaintMs)}`);
-  return parts.length > 0 ? `Core Web Vitals: ${parts.join(', ')}` : 'No Core Web Vitals measured';
-}
-
-const lighthouse = siteCheck({
-  id: 'lighthouse',
-  title: 'Google Lighthouse speed score',
-  why: 'Lighthouse loads the page in a real browser on a simulated mid-range phone, the way Google judges page experience.',
-  fix: 'Work through the other speed findings first (pictures, scripts, caching); they are what usually holds the score down.',
-  topic: 'website-speed',
-  judge(ctx) {
-    const result = ctx.snapshot.lighthouse;
-    if (!result) {
-      const reason = ctx.snapshot.skipped.find((item) => item.check.toLowerCase().startsWith('lighthouse'))?.reason;
-      return skip(reason ? `Lighthouse was not run: ${cutText(reason)}` : 'Lighthouse was not run for this audit.');
-    }
-    const performance = Math.round(result.performance);
-    const evidence = [`Performance ${performance} of 100 (90 or more is good), accessibility ${Math.round(result.accessibility)}`, vitals(result)];
-    if (performance >= 90) return pass(...evidence);
-    return performance >= 50 ? warn(...evidence) : fail(...evidence);
-  },
-});
-
 export const SPEED_CHECKS: readonly CheckDefinition[] = [
   ttfb,
   htmlSize,
@@ -260,7 +233,7 @@ export const SPEED_CHECKS: readonly CheckDefinition[] = [
   largeImages,
   imageFormats,
   renderBlocking,
-  lighthouse,
+  lighthouseSpeed,
 ];
 
 export function speedChecks(ctx: AuditContext): CheckResult[] {

@@ -1,0 +1,58 @@
+/**
+ * What Google Lighthouse measured in a real browser (when the server has a Chromium, AUDIT_CHROMIUM_PATH):
+ * the speed score with Core Web Vitals under Speed, the accessibility score under Mobile. Without a
+ * measurement both are skipped, saying why.
+ */
+import type { LighthouseResult } from '../snapshot';
+import { cutText, formatMs } from '../text';
+import type { AuditContext } from './context';
+import { fail, pass, siteCheck, skip, warn, type Verdict } from './define';
+
+/** Lighthouse's own bands: 90 and over good, 50 to 89 needs work, under 50 poor. */
+function byScore(score: number, ...evidence: string[]): Verdict {
+  if (score >= 90) return pass(...evidence);
+  return score >= 50 ? warn(...evidence) : fail(...evidence);
+}
+
+/** Why there is no measurement, in the reader's words. */
+function notMeasured(ctx: AuditContext): Verdict {
+  const reason = ctx.snapshot.skipped.find((item) => item.check.toLowerCase().startsWith('lighthouse'))?.reason;
+  return skip(reason ? `Lighthouse was not run: ${cutText(reason)}` : 'Lighthouse was not run for this audit.');
+}
+
+function vitals(result: LighthouseResult): string {
+  const parts: string[] = [];
+  if (result.largestContentfulPaintMs !== undefined) parts.push(`largest content shown after ${formatMs(result.largestContentfulPaintMs)}`);
+  if (result.cumulativeLayoutShift !== undefined) parts.push(`layout shift ${result.cumulativeLayoutShift.toFixed(2)}`);
+  if (result.totalBlockingTimeMs !== undefined) parts.push(`blocked for ${formatMs(result.totalBlockingTimeMs)}`);
+  if (result.firstContentfulPaintMs !== undefined) parts.push(`first content after ${formatMs(result.firstContentfulPaintMs)}`);
+  return parts.length > 0 ? `Core Web Vitals: ${parts.join(', ')}` : 'No Core Web Vitals measured';
+}
+
+export const lighthouseSpeed = siteCheck({
+  id: 'lighthouse',
+  title: 'Google Lighthouse speed score',
+  why: 'Lighthouse loads the page in a real browser on a simulated mid-range phone, the way Google judges page experience.',
+  fix: 'Work through the other speed findings first (pictures, scripts, caching); they are what usually holds the score down.',
+  topic: 'website-speed',
+  judge(ctx) {
+    const result = ctx.snapshot.lighthouse;
+    if (!result) return notMeasured(ctx);
+    const performance = Math.round(result.performance);
+    return byScore(performance, `Performance ${performance} of 100 on a phone (90 or more is good)`, vitals(result));
+  },
+});
+
+export const lighthouseAccessibility = siteCheck({
+  id: 'lighthouse-accessibility',
+  title: 'Google Lighthouse accessibility score',
+  why: 'Visitors who use a screen reader, zoom in or cannot use a mouse must be able to read and use the page; the same fixes make it easier for everyone on a phone.',
+  fix: 'Give every picture a description, every form field a label and every button a name, and make text contrast strongly with its background.',
+  topic: 'website-care',
+  judge(ctx) {
+    const result = ctx.snapshot.lighthouse;
+    if (!result) return notMeasured(ctx);
+    const accessibility = Math.round(result.accessibility);
+    return byScore(accessibility, `Accessibility ${accessibility} of 100 (90 or more is good), measured in a real browser on a simulated phone`);
+  },
+});
