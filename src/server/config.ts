@@ -187,6 +187,7 @@ const envSchema = z.object({
       }
       try {
         fs.accessSync(v, fs.constants.X_OK);
+        if (!fs.statSync(v).isFile()) throw new Error('not a file');
       } catch {
         ctx.addIssue({ code: 'custom', message: `no program this server may run is at ${v}` });
         return z.NEVER;
