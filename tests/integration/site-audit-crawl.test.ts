@@ -8,6 +8,7 @@ import dns from 'node:dns';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTestNetwork } from '../../src/server/http/safe-fetch';
 import { CRAWL_LIMITS, CRAWL_STEPS, crawlSite, NO_BROWSER, type CrawlOptions } from '../../src/server/modules/site-audit/crawl';
+import { runChecks } from '../../src/server/modules/site-audit/checks';
 import { normalizeAuditUrl } from '../../src/server/modules/site-audit/normalize-url';
 import type { SiteSnapshot } from '../../src/server/modules/site-audit/snapshot';
 import {
@@ -222,6 +223,28 @@ describe('addresses', () => {
     const snapshot = await crawl(`https://untrusted.test:${secure.port}/`);
     expectStoppedAtHome(snapshot, 'tls-failed');
     expect(snapshot.home.failure?.message).toBe('The secure connection to untrusted.test failed (its certificate is not trusted or does not match)');
+  });
+
+  it('a site without https (typed without a scheme): audited over plain http, and the https check says what https gave', async () => {
+    const normalized = normalizeAuditUrl(`good.test:${sites.port}`);
+    expect(normalized).toEqual({ ok: true, url: `https://good.test:${sites.port}/` });
+    const snapshot = await crawl(normalized.ok ? normalized.url : '');
+    expectAnswered(snapshot.home, { status: 200 });
+    expect(snapshot.home.url).toBe(sites.url('good.test'));
+    expect(snapshot.pages.length).toBeGreaterThan(1);
+    expect(snapshot.httpsAttempt).toMatchObject({ requestedUrl: `https://good.test:${sites.port}/`, status: 0, failure: { code: 'network' } });
+    const checks = runChecks(snapshot);
+    expect(checks.find((check) => check.id === 'reachable')?.status).toBe('pass');
+    expect(checks.find((check) => check.id === 'https')).toMatchObject({
+      status: 'fail',
+      evidence: [`https://good.test:${sites.port}/ did not answer: The connection to good.test failed`, `The site answers at ${sites.url('good.test')}, without encryption`],
+    });
+  });
+
+  it('an https address that answers with an error is judged as it answered, never tried over http', async () => {
+    const snapshot = await crawl(`https://other.test:${secure.port}/missing-page`);
+    expect(snapshot.httpsAttempt).toBeUndefined();
+    expect(snapshot.home.url).toBe(`https://other.test:${secure.port}/missing-page`);
   });
 });
 

@@ -439,6 +439,22 @@ describe('when the home page does not answer', () => {
     for (const check of pageChecks(checks)) expect(check, check.id).toMatchObject({ status: 'skipped', evidence: [expect.stringContaining('expired')] });
   });
 
+  it('audited over plain http after https failed: reachable passes, https fails with what https gave and the fix that fits', () => {
+    const plainUrl = 'http://smile-dental.example/';
+    const home = page('/', '<html lang="en"><title>Smile</title><h1>Smile</h1></html>', { requestedUrl: plainUrl, url: plainUrl });
+    const attempt = (failure: { code: string; message: string }) => ({ ...response(`${SITE}/`, { status: 0, headers: {} }), failure });
+    const expired = runChecks(snapshotOf(home, { httpsAttempt: attempt({ code: 'tls-failed', message: 'The certificate of smile-dental.example has expired' }) }));
+    expect(byId(expired, 'reachable').status).toBe('pass');
+    expect(byId(expired, 'https')).toMatchObject({
+      status: 'fail',
+      evidence: [`${SITE}/ did not answer: The certificate of smile-dental.example has expired`, `The site answers at ${plainUrl}, without encryption`],
+      fix: expect.stringContaining('renew or reinstall it'),
+    });
+    const none = runChecks(snapshotOf(home, { httpsAttempt: attempt({ code: 'network', message: 'The connection to smile-dental.example failed' }) }));
+    expect(byId(none, 'https').fix).toContain('free certificate');
+    expect(byId(none, 'http-redirects')).toMatchObject({ status: 'skipped', evidence: ['The site itself is served over plain http (see "Secure connection").'] });
+  });
+
   it('fails reachable on an error status or a file that is not a web page', () => {
     const notFound = runChecks(snapshotOf(page('/', '<h1>Not found</h1>', { status: 404 })));
     expect(byId(notFound, 'reachable').evidence).toEqual(['The home page answered 404 Not Found']);

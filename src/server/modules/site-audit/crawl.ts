@@ -11,7 +11,7 @@ import { checkLinks } from './links';
 import { crawlPages, fetchPage, type CrawledPage } from './pages';
 import { weighResources } from './resources';
 import { fetchHttpVersion, fetchSiteFiles } from './site-files';
-import type { LighthouseResult, SiteSnapshot } from './snapshot';
+import type { FetchedResponse, LighthouseResult, SiteSnapshot } from './snapshot';
 
 export { CRAWL_LIMITS, CRAWL_STEPS, type CrawlLimits };
 
@@ -48,6 +48,27 @@ async function measure(ctx: CrawlContext, lighthouse: CrawlOptions['lighthouse']
   }
 }
 
+/** How an https address fails when the site has no working https at all (refused, reset, not TLS, a bad certificate). */
+const NO_HTTPS = new Set(['network', 'tls-failed']);
+
+/**
+ * The home page, over plain http when its https address does not connect: a small business's site without
+ * a certificate is still audited (the https check then fails with what https gave). A site that answers
+ * https with an error, or fails after a redirect, is judged as it answered.
+ */
+async function fetchHome(ctx: CrawlContext, startUrl: string): Promise<{ home: CrawledPage; httpsAttempt?: FetchedResponse }> {
+  const home = await fetchPage(ctx, startUrl, 0);
+  const { failure, redirects, requestedUrl } = home.page;
+  // Only an address that was asked (a valid one) fails this way.
+  if (!failure || !NO_HTTPS.has(failure.code) || redirects.length > 0 || !/^https:/i.test(requestedUrl)) return { home };
+  const url = new URL(requestedUrl);
+  url.protocol = 'http:';
+  const plain = await fetchPage(ctx, url.href, 0);
+  if (plain.page.failure) return { home };
+  const { html: _html, depth: _depth, ...attempt } = home.page;
+  return { home: plain, httpsAttempt: attempt };
+}
+
 /** Why nothing beyond the home page was looked at, or undefined when the crawl can go on. */
 function homeDeadEnd({ page, references }: CrawledPage): { reason: string; steps: CrawlStep[] } | undefined {
   if (page.failure) return { reason: `The home page could not be read (${page.failure.message}).`, steps: Object.values(CRAWL_STEPS) };
@@ -81,7 +102,7 @@ export async function crawlSite(startUrl: string, options: CrawlOptions): Promis
   });
 
   try {
-    const home = await fetchPage(ctx, startUrl, 0);
+    const { home, httpsAttempt } = await fetchHome(ctx, startUrl);
     const deadEnd = homeDeadEnd(home);
     for (const step of deadEnd?.steps ?? []) ctx.skip(step, deadEnd!.reason);
     if (home.page.failure) return finished({ home: home.page, pages: [home.page], resources: [], resourcesSeen: 0, links: [] });
@@ -97,6 +118,7 @@ export async function crawlSite(startUrl: string, options: CrawlOptions): Promis
     const links = await checkLinks(ctx, pages, homeUrl);
     return finished({
       home: home.page,
+      httpsAttempt,
       pages: pages.map((crawled) => crawled.page),
       ...weighed,
       links,

@@ -83,6 +83,11 @@ export interface SiteSnapshot {
   finishedAt: string;
   /** The home page's exchange; its `failure` or status says when the site did not answer. */
   home: FetchedPage;
+  /**
+   * When the https address could not connect (no certificate, a broken one, nothing on port 443) and the
+   * site was audited over plain http instead: what https gave. Undefined otherwise.
+   */
+  httpsAttempt?: FetchedResponse | undefined;
   /** Every HTML page fetched, the home page first; bounded by the crawler's page limit. */
   pages: FetchedPage[];
   /** Files the pages load, bounded in count; not every reference is fetched (see `resourcesSeen`). */

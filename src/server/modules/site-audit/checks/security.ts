@@ -53,6 +53,9 @@ const reachable = siteCheck({
   },
 });
 
+const BROKEN_CERTIFICATE_FIX =
+  'The https certificate is broken, expired or for another name: renew or reinstall it (your web host can do this), then check the site in a browser.';
+
 const https = siteCheck({
   id: 'https',
   title: 'Secure connection (https)',
@@ -60,16 +63,14 @@ const https = siteCheck({
   fix: 'Switch the site to https with a free certificate (Let\'s Encrypt; most hosts offer it with one click) and keep it renewed.',
   topic: 'website-care',
   judge(ctx) {
-    const { home } = ctx.snapshot;
-    if (home.failure?.code === 'tls-failed') {
-      return {
-        ...fail(`The secure connection failed: ${cutText(home.failure.message)}`),
-        fix: 'The https certificate is broken, expired or for another name: renew or reinstall it (your web host can do this), then check the site in a browser.',
-      };
-    }
+    const { home, httpsAttempt } = ctx.snapshot;
+    if (home.failure?.code === 'tls-failed') return { ...fail(`The secure connection failed: ${cutText(home.failure.message)}`), fix: BROKEN_CERTIFICATE_FIX };
     if (home.status === 0) return skip(ctx.homeProblem ?? 'Nothing answered.');
     if (isHttps(home.url)) return pass(`The site answers at ${cutText(home.url)}`);
-    return fail(`The site answers at ${cutText(home.url)}, without encryption`);
+    const plain = `The site answers at ${cutText(home.url)}, without encryption`;
+    if (!httpsAttempt?.failure) return fail(plain);
+    const verdict = fail(`${cutText(httpsAttempt.requestedUrl, 80)} did not answer: ${cutText(httpsAttempt.failure.message)}`, plain);
+    return httpsAttempt.failure.code === 'tls-failed' ? { ...verdict, fix: BROKEN_CERTIFICATE_FIX } : verdict;
   },
 });
 
