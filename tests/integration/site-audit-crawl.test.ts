@@ -134,6 +134,7 @@ describe('a healthy small-business site', () => {
     for (const link of snapshot.links) expectAnswered(link, { status: 200 });
     expect(snapshot.links.find((l) => path(l.url) === '/contact/send')?.pageUrl).toBe(sites.url('good.test', '/contact'));
     expect(checked.some((url) => url.startsWith('tel:') || url.startsWith('mailto:'))).toBe(false);
+    expect(snapshot.linksSeen).toBe(snapshot.links.length);
   });
 
   it('reads robots.txt and the sitemap it names', () => {

@@ -267,6 +267,13 @@ describe('site audit checks on a page with every defect', () => {
     expect(evidenceOf(checks, 'contact-form')).toBe('No <form> with an email field on the 2 pages checked');
     expect(byId(checks, 'broken-links').evidence).toEqual(['Broken: 2 of 3 links checked', '404 Not Found /old-page (linked from /about)', 'no answer /gone (linked from /)']);
   });
+
+  it('says when the pages had more links than an audit checks', () => {
+    const snapshot = defectsSnapshot();
+    const withMore = runChecks({ ...snapshot, linksSeen: snapshot.links.length + 40 });
+    expect(byId(withMore, 'broken-links').evidence.at(-1)).toBe(`${snapshot.links.length + 40} links found on the pages read; the first ${snapshot.links.length} were checked`);
+    expect(byId(runChecks({ ...snapshot, linksSeen: snapshot.links.length }), 'broken-links').evidence).toEqual(byId(checks, 'broken-links').evidence);
+  });
 });
 
 describe('single checks', () => {

@@ -115,13 +115,13 @@ export async function crawlSite(startUrl: string, options: CrawlOptions): Promis
       fetchHttpVersion(ctx, homeUrl),
       home.references ? measure(ctx, lighthouse, homeUrl) : undefined,
     ]);
-    const links = await checkLinks(ctx, pages, homeUrl);
+    const checked = await checkLinks(ctx, pages, homeUrl);
     return finished({
       home: home.page,
       httpsAttempt,
       pages: pages.map((crawled) => crawled.page),
       ...weighed,
-      links,
+      ...checked,
       ...files,
       httpVersion,
       lighthouse: lighthouseResult,

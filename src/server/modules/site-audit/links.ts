@@ -18,7 +18,8 @@ async function askLink(ctx: CrawlContext, url: string): Promise<FetchedResponse>
 
 const linkOf = (pageUrl: string, url: string, answer: FetchedResponse): CheckedLink => ({ pageUrl, url, status: answer.status, failure: answer.failure });
 
-export async function checkLinks(ctx: CrawlContext, pages: CrawledPage[], siteUrl: string): Promise<CheckedLink[]> {
+/** The site's own links of the pages, at most `maxLinks` of them asked; `linksSeen` counts them all. */
+export async function checkLinks(ctx: CrawlContext, pages: CrawledPage[], siteUrl: string): Promise<{ links: CheckedLink[]; linksSeen: number }> {
   const answered = new Map<string, FetchedResponse>();
   for (const { page } of pages) answered.set(page.requestedUrl, page).set(page.url, page);
 
@@ -33,5 +34,6 @@ export async function checkLinks(ctx: CrawlContext, pages: CrawledPage[], siteUr
     const known = answered.get(url);
     return known ? Promise.resolve(linkOf(pageUrl, url, known)) : ctx.budget.run(async () => linkOf(pageUrl, url, await askLink(ctx, url)));
   });
-  return startedOnly(ctx, CRAWL_STEPS.links, runs, { one: 'link', many: 'links', verb: 'checked' });
+  const links = await startedOnly(ctx, CRAWL_STEPS.links, runs, { one: 'link', many: 'links', verb: 'checked' });
+  return { links, linksSeen: targets.size };
 }

@@ -4,6 +4,7 @@
  * HTML and headers. Everything here is plain data (stored as JSON with the run): text from the audited site
  * is kept as text and only ever shown as text.
  */
+import type { CrawlStep } from './crawl-context';
 
 /** Why a fetch gave nothing: the safe fetch's code ('address-not-allowed', 'tls-failed', 'timeout' …). */
 export interface FetchFailure {
@@ -95,6 +96,8 @@ export interface SiteSnapshot {
   /** How many distinct files the home page references, fetched or not. */
   resourcesSeen: number;
   links: CheckedLink[];
+  /** How many distinct links and form actions of the site the pages have, checked or not (see `links`). */
+  linksSeen?: number | undefined;
   robotsTxt?: FetchedTextFile | undefined;
   sitemapXml?: FetchedTextFile | undefined;
   /**
@@ -102,8 +105,8 @@ export interface SiteSnapshot {
    * to https. Undefined when not asked.
    */
   httpVersion?: FetchedResponse | undefined;
-  /** Checks the crawler could not run here and why ("Lighthouse: no Chromium configured"). */
-  skipped: { check: string; reason: string }[];
+  /** Steps the crawler could not take here and why (CRAWL_STEPS names them: "Lighthouse", "Links" …). */
+  skipped: { check: CrawlStep; reason: string }[];
   /** Real Lighthouse numbers when a Chromium was available. */
   lighthouse?: LighthouseResult | undefined;
 }

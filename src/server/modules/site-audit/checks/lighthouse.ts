@@ -3,6 +3,7 @@
  * the speed score with Core Web Vitals under Speed, the accessibility score under Mobile. Without a
  * measurement both are skipped, saying why.
  */
+import { CRAWL_STEPS } from '../crawl-context';
 import type { LighthouseResult } from '../snapshot';
 import { cutText, formatMs } from '../text';
 import type { AuditContext } from './context';
@@ -16,7 +17,7 @@ function byScore(score: number, ...evidence: string[]): Verdict {
 
 /** Why there is no measurement, in the reader's words. */
 function notMeasured(ctx: AuditContext): Verdict {
-  const reason = ctx.snapshot.skipped.find((item) => item.check.toLowerCase().startsWith('lighthouse'))?.reason;
+  const reason = ctx.snapshot.skipped.find((item) => item.check === CRAWL_STEPS.lighthouse)?.reason;
   return skip(reason ? `Lighthouse was not run: ${cutText(reason)}` : 'Lighthouse was not run for this audit.');
 }
 

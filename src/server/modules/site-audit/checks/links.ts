@@ -17,8 +17,10 @@ const brokenLinks = pageCheck({
       const problem = linkProblem(link);
       return problem ? [`${problem} ${ctx.label(link.url)} (linked from ${ctx.label(link.pageUrl)})`] : [];
     });
-    if (broken.length === 0) return pass(`All ${plural(internal.length, 'link')} of the site checked answered`);
-    return fail(`Broken: ${broken.length} of ${plural(internal.length, 'link')} checked`, ...limitLines(broken));
+    const { links, linksSeen = 0 } = ctx.snapshot;
+    const unchecked = linksSeen > links.length ? [`${plural(linksSeen, 'link')} found on the pages read; the first ${links.length} were checked`] : [];
+    if (broken.length === 0) return pass(`All ${plural(internal.length, 'link')} of the site checked answered`, ...unchecked);
+    return fail(`Broken: ${broken.length} of ${plural(internal.length, 'link')} checked`, ...limitLines(broken), ...unchecked);
   },
 });
 
