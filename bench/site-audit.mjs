@@ -18,7 +18,7 @@ import { loadRun, rssMb } from './load-run.mjs';
 import { firstAdminCookie } from '../tests/support/front-proxy.mjs';
 import { AUDIT_FIXTURE_HOSTS } from '../tests/support/audit-fixture-sites.ts';
 
-export const SITE_AUDIT_TARGETS = { oneAuditMs: 5000, p99Ratio: 1.2, audits: 20 };
+export const SITE_AUDIT_TARGETS = { oneAuditMs: 5000, withLighthouseMs: 60_000, p99Ratio: 1.2, audits: 20 };
 /** A steady rate well below what the server can take: latency, not throughput, is compared. */
 const LANDING_RATE = 200;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -92,9 +92,43 @@ async function startFixtureProcess() {
   };
 }
 
+const serverEnv = (extra = {}) => ({
+  AUDIT_FIXTURE_HOSTS: AUDIT_FIXTURE_HOSTS.join(','),
+  TRUSTED_PROXY_IP_HEADER: 'x-real-ip',
+  ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL, AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123' } : {}),
+  ...(process.env.AUDIT_CONCURRENCY ? { AUDIT_CONCURRENCY: process.env.AUDIT_CONCURRENCY } : {}),
+  ...extra,
+});
+
+/** The Chromium a server would be given (AUDIT_CHROMIUM_PATH), when this machine has one. */
+const chromiumPath = () => [process.env.AUDIT_CHROMIUM_PATH, process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((p) => p && fs.existsSync(p));
+
+/**
+ * One check with Lighthouse in a real Chromium, request to score, on a server of its own (given
+ * AUDIT_CHROMIUM_PATH): the time the owner waits when the server has a browser. Undefined without one.
+ */
+async function lighthouseCheckBench(distDir, sites, log) {
+  const chromium = chromiumPath();
+  if (!chromium || process.env.BENCH_DATABASE_URL) return undefined; // one server on the PostgreSQL database at a time
+  const bench = await startBenchServer({ distDir, env: serverEnv({ AUDIT_CHROMIUM_PATH: chromium }) });
+  try {
+    const cookie = await firstAdminCookie(bench.base, bench.dataDir);
+    log('one check with Lighthouse, from the request to its score');
+    await untilDone(bench.base, cookie, [await requestAudit(bench.base, cookie, sites.url('good.test'), 0)], 120_000);
+    const id = await requestAudit(bench.base, cookie, sites.url('good.test'), 1);
+    const timing = await untilDone(bench.base, cookie, [id], 120_000);
+    // The admin's page of the request shows Lighthouse's evidence when it measured.
+    const measured = /Performance \d+ of 100/.test(await (await fetch(`${bench.base}/admin/audit/${id}`, { headers: { cookie } })).text());
+    return { ...timing, measured };
+  } finally {
+    await bench.stop();
+  }
+}
+
 export async function siteAuditBench({ distDir = 'dist', seconds = 6, log = () => {} } = {}) {
   const sites = await startFixtureProcess();
-  const bench = await startBenchServer({ distDir, env: { AUDIT_FIXTURE_HOSTS: AUDIT_FIXTURE_HOSTS.join(','), TRUSTED_PROXY_IP_HEADER: 'x-real-ip', ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL, AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123' } : {}), ...(process.env.AUDIT_CONCURRENCY ? { AUDIT_CONCURRENCY: process.env.AUDIT_CONCURRENCY } : {}) } });
+  const bench = await startBenchServer({ distDir, env: serverEnv() });
+  let result;
   try {
     const cookie = await firstAdminCookie(bench.base, bench.dataDir);
     const website = sites.url('good.test');
@@ -126,9 +160,13 @@ export async function siteAuditBench({ distDir = 'dist', seconds = 6, log = () =
     const rest = await untilDone(bench.base, cookie, ids, 300_000, 1000);
     clearInterval(sampler);
     const all = { ms: Math.round(performance.now() - queuedAt), unfinished: rest.unfinished, stillRunning };
-    return { one, idle, busy, all, rssIdle, peakRss, peakChecksRss };
+    result = { one, idle, busy, all, rssIdle, peakRss, peakChecksRss };
   } finally {
     await bench.stop();
+  }
+  try {
+    return { ...result, lighthouse: await lighthouseCheckBench(distDir, sites, log) };
+  } finally {
     await sites.close();
   }
 }
@@ -147,6 +185,14 @@ export function siteAuditRows(r, mark, rssTarget) {
     ],
     // The server's own bound, as row (f); the checks' processes are apart (their heap capped, ended when idle).
     ['(s3) RSS of the server while checks run', `${r.peakRss} MB at the peak (${r.rssIdle} MB before); the check processes ${r.peakChecksRss} MB more`, `≤ ${rssTarget} MB`, mark(r.peakRss <= rssTarget)],
+    r.lighthouse
+      ? [
+          '(s4) one website check with Lighthouse (AUDIT_CHROMIUM_PATH), request to score',
+          `${r.lighthouse.ms} ms${r.lighthouse.unfinished ? ' (unfinished)' : ''}${r.lighthouse.measured ? '' : ', without a Lighthouse score'}`,
+          `< ${SITE_AUDIT_TARGETS.withLighthouseMs} ms (the owner sees it within a minute)`,
+          mark(!r.lighthouse.unfinished && r.lighthouse.measured && r.lighthouse.ms < SITE_AUDIT_TARGETS.withLighthouseMs),
+        ]
+      : ['(s4) one website check with Lighthouse', 'not measured: no Chromium on this machine (or on PostgreSQL)', '', 'n/a'],
   ];
 }
 
