@@ -31,6 +31,7 @@ import { previewHtml } from '../server/modules/rich-text/service';
 import { LIMITS, recordId } from '../shared/schemas/fields';
 import { policyFieldsSchema } from '../shared/schemas/policy';
 import { auditActions } from './admin-audit';
+import { leadsActions } from './admin-leads';
 import { chatActions } from './admin-chat';
 import { chatSettingsActions } from './admin-chat-settings';
 import { usersActions } from './admin-users';
@@ -159,6 +160,7 @@ export const admin = {
   },
   /** Free-audit requests: status, internal notes, assignment. */
   audit: auditActions,
+  leads: leadsActions,
   /** Accounts: role, disable / enable (signs out everywhere), verification email again. */
   users: usersActions,
   /** The chat: its settings, and the inbox (reply, which takes over; release; handled/open; read). */

@@ -6,6 +6,7 @@
 import { ActionError, type ActionErrorCode } from 'astro:actions';
 import { AuditError } from '../server/modules/audit/service';
 import { ContentError, type ContentErrorCode } from '../server/modules/content/errors';
+import { LeadError } from '../server/modules/leads/errors';
 import { UsersError, type UsersErrorCode } from '../server/modules/users/service';
 
 const USERS_CODES: Record<UsersErrorCode, ActionErrorCode> = {
@@ -45,7 +46,7 @@ function inputError(fieldErrors: Record<string, string>, pathPrefix: readonly st
 /** ActionErrors pass through; anything that is not one of our services' errors is rethrown (a 500). */
 export function toActionError(err: unknown, fieldPathPrefix: readonly string[] = []): never {
   if (err instanceof UsersError) throw new ActionError({ code: USERS_CODES[err.code], message: err.message });
-  if (err instanceof AuditError) {
+  if (err instanceof AuditError || err instanceof LeadError) {
     if (err.code === 'INVALID') throw inputError(err.fieldErrors, fieldPathPrefix);
     throw new ActionError({ code: err.code, message: err.message });
   }

@@ -3,6 +3,7 @@
  * words it shows for stored codes. Parsed the same way on every request, so a link always shows the same
  * entries and nothing typed into the address bar can break the page.
  */
+import { personHref } from './lead-people';
 import { CHAT_SETTINGS_HREF } from './admin-nav';
 
 export interface ActivityQuery {
@@ -74,6 +75,9 @@ const ACTION_LABELS: Record<string, string> = {
   status: 'Status changed',
   note: 'Note added',
   assign: 'Assigned',
+  stage: 'Stage changed',
+  owner: 'Owner changed',
+  'follow-up': 'Follow-up set',
   role: 'Role changed',
   disable: 'Disabled',
   enable: 'Enabled',
@@ -97,6 +101,7 @@ const TYPE_LABELS: Record<string, string> = {
   policy: 'Policies',
   page: 'Pages',
   audit: 'Audit requests',
+  lead: 'Leads',
   'chat-settings': 'Chat settings',
   user: 'Users',
 };
@@ -126,6 +131,8 @@ const ADMIN_DOCUMENT_PAGES: Record<string, (id: string) => string> = {
   seo: (path) => `/admin/seo?page=${encodeURIComponent(path)}`,
   'chat-settings': () => CHAT_SETTINGS_HREF,
   policy: (kind) => `/admin/content/${encodeURIComponent(kind)}`,
+  // A person (entity id: their lower-cased email) has a page for as long as any lead has that email.
+  lead: (email) => personHref(email),
 };
 
 /**

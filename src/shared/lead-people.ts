@@ -5,6 +5,7 @@
 import { ADMIN_LIST_PER_PAGE } from './admin-list';
 import { dayKeyIn } from './dates';
 import { isLeadKind, type LeadKind } from './lead-events';
+import { isLeadStage, type LeadStage } from './schemas/lead-work';
 
 /** One lead event of a kind, as a row of the list names it. */
 export const LEAD_KIND_ONE: Record<LeadKind, string> = {
@@ -61,6 +62,7 @@ export const PEOPLE_SORTS = [
   { key: 'recent', label: 'Latest activity' },
   { key: 'first', label: 'First seen' },
   { key: 'events', label: 'Most events' },
+  { key: 'follow-up', label: 'Follow-up date' },
 ] as const;
 export type PeopleSort = (typeof PEOPLE_SORTS)[number]['key'];
 
@@ -71,9 +73,17 @@ const MAX_PAGE = 100_000;
 export interface PeopleQuery {
   q: string;
   kind: LeadKind | '';
+  stage: LeadStage | '';
+  /** An admin's id, 'me' (the admin looking) or 'none' (nobody owns them); '' for anyone. */
+  owner: string;
+  /** Only people whose follow-up day has come (today or earlier, in the site's time zone). */
+  due: boolean;
   sort: PeopleSort;
   page: number;
 }
+
+/** An owner filter value: 'me', 'none' or a user id (letters, digits, - and _). */
+const OWNER_VALUE = /^[A-Za-z0-9_-]{1,100}$/;
 
 export function peopleQueryOf(params: URLSearchParams): PeopleQuery {
   // Control characters never reach a LIKE pattern or the page.
@@ -82,10 +92,20 @@ export function peopleQueryOf(params: URLSearchParams): PeopleQuery {
     .trim()
     .slice(0, MAX_SEARCH);
   const kind = params.get('kind') ?? '';
+  const stage = params.get('stage') ?? '';
+  const owner = params.get('owner') ?? '';
   const sort = PEOPLE_SORTS.find((s) => s.key === params.get('sort'))?.key ?? 'recent';
   const raw = params.get('page') ?? '1';
   const page = /^[0-9]{1,6}$/.test(raw) && Number(raw) >= 1 && Number(raw) <= MAX_PAGE ? Number(raw) : 1;
-  return { q, kind: isLeadKind(kind) ? kind : '', sort, page };
+  return {
+    q,
+    kind: isLeadKind(kind) ? kind : '',
+    stage: isLeadStage(stage) ? stage : '',
+    owner: OWNER_VALUE.test(owner) ? owner : '',
+    due: params.get('due') === '1',
+    sort,
+    page,
+  };
 }
 
 /** The list's query string (defaults left out, so links stay short). */
@@ -93,6 +113,9 @@ export function peopleSearch(query: Partial<PeopleQuery>): string {
   const params = new URLSearchParams();
   if (query.q) params.set('q', query.q);
   if (query.kind) params.set('kind', query.kind);
+  if (query.stage) params.set('stage', query.stage);
+  if (query.owner) params.set('owner', query.owner);
+  if (query.due) params.set('due', '1');
   if (query.sort && query.sort !== 'recent') params.set('sort', query.sort);
   if (query.page && query.page > 1) params.set('page', String(query.page));
   const s = params.toString();

@@ -7,7 +7,7 @@
  * desktop widths (attached to the report). Audit requests are kept, like the other admin specs' ones.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { ADMIN_STATE, freshClientIp, gotoHydrated } from './support/accounts';
 
 test.use({ storageState: ADMIN_STATE });
@@ -30,6 +30,27 @@ async function screenshotsAndAxe(page: Page, name: string) {
   }
 }
 
+/**
+ * A visitor sends the free-audit form, after landing on `landing` and reading another page. Signed out:
+ * the spec's own storage state is the admin's, and an admin's request is no lead (decision 032).
+ */
+async function visitorRequestsAudit(browser: Browser, v: { fullName: string; email: string; business: string; landing: string }) {
+  const visitorContext = await browser.newContext({ storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(v.landing);
+  await visitor.goto('/services');
+  await gotoHydrated(visitor, '/free-audit');
+  await visitor.getByLabel('Full name', { exact: true }).fill(v.fullName);
+  await visitor.getByLabel('Email', { exact: true }).fill(v.email);
+  await visitor.getByLabel('Business name').fill(v.business);
+  await visitor.getByLabel('Clinic').check();
+  await visitor.getByLabel('More leads').check();
+  await visitor.getByLabel(/I agree to be contacted/).check();
+  await visitor.getByRole('button', { name: 'Request my free audit' }).click();
+  await expect(visitor.getByTestId('audit-thank-you')).toBeVisible();
+  await visitorContext.close();
+}
+
 test('a campaign visitor’s audit request: listed with its source, the timeline shows the request, the email and the status change', async ({ page, browser }) => {
   const id = unique();
   const email = `lea-${id}@example.com`;
@@ -38,21 +59,7 @@ test('a campaign visitor’s audit request: listed with its source, the timeline
   const fullName = `=Lea ${XSS}`;
 
   // The visitor: lands from a campaign link, reads another page, sends the form.
-  // Signed out: the spec's own storage state is the admin's, and an admin's request is no lead (decision 032).
-  const visitorContext = await browser.newContext({ storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
-  const visitor = await visitorContext.newPage();
-  await visitor.goto(`/?utm_source=leadsnews&utm_medium=email&utm_campaign=${campaign}`);
-  await visitor.goto('/services');
-  await gotoHydrated(visitor, '/free-audit');
-  await visitor.getByLabel('Full name', { exact: true }).fill(fullName);
-  await visitor.getByLabel('Email', { exact: true }).fill(email.toUpperCase());
-  await visitor.getByLabel('Business name').fill(business);
-  await visitor.getByLabel('Clinic').check();
-  await visitor.getByLabel('More leads').check();
-  await visitor.getByLabel(/I agree to be contacted/).check();
-  await visitor.getByRole('button', { name: 'Request my free audit' }).click();
-  await expect(visitor.getByTestId('audit-thank-you')).toBeVisible();
-  await visitorContext.close();
+  await visitorRequestsAudit(browser, { fullName, email: email.toUpperCase(), business, landing: `/?utm_source=leadsnews&utm_medium=email&utm_campaign=${campaign}` });
 
   // The admin's list: one row for the person, with the campaign as the first source; the name is text.
   await page.goto(`/admin/leads?q=${encodeURIComponent(email)}`);
@@ -114,6 +121,67 @@ test('a campaign visitor’s audit request: listed with its source, the timeline
   await screenshotsAndAxe(page, 'leads-list');
 });
 
+test('the admin works a lead: stage, owner, follow-up day and a note, each on the timeline; the list and the overview show who is due', async ({ page, browser }) => {
+  const id = unique();
+  const email = `wes-${id}@example.com`;
+  const fullName = `Wes ${id}`;
+  await visitorRequestsAudit(browser, { fullName, email, business: `Wes Coaching ${id}`, landing: '/' });
+
+  await gotoHydrated(page, `/admin/leads/${base64url(email)}`);
+  const panel = page.locator('[data-lead-work]');
+  await expect(panel.getByLabel('Stage')).toHaveValue('new');
+  await panel.getByLabel('Stage').selectOption('contacted');
+  await expect(page.getByText('Stage: Contacted.')).toBeVisible();
+  const owner = panel.getByLabel('Owner');
+  await owner.selectOption({ index: 1 });
+  const ownerName = (await owner.locator('option:checked').textContent())!.trim();
+  const ownerId = await owner.inputValue();
+  await expect(page.getByText(`Owned by ${ownerName}.`)).toBeVisible();
+
+  // A day before today is refused beside the field; today is taken.
+  const today = (await panel.getByLabel('Follow up on').getAttribute('min'))!;
+  const yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  await panel.getByLabel('Follow up on').fill(yesterday);
+  await panel.getByRole('button', { name: 'Set follow-up' }).click();
+  await expect(panel.getByText(/^Choose today \(.+\) or a later day$/)).toBeVisible();
+  await panel.getByLabel('Follow up on').fill(today);
+  await panel.getByRole('button', { name: 'Set follow-up' }).click();
+  await expect(panel.getByText('Due today.')).toBeVisible();
+
+  const note = `Called: wants a call on Tuesday ${XSS}`;
+  await panel.getByLabel('New note').fill(note);
+  await panel.getByRole('button', { name: 'Add note' }).click();
+  await expect(panel.getByTestId('lead-note')).toContainText(note);
+
+  // Each change is on the timeline, newest first, the note as text.
+  await page.reload();
+  await expect(page.locator('[data-timeline-entry="lead-stage"]')).toContainText('Stage: New → Contacted');
+  await expect(page.locator('[data-timeline-entry="lead-owner"]')).toContainText(`Owner: `);
+  await expect(page.locator('[data-timeline-entry="lead-follow-up"]')).toContainText('Follow up on');
+  await expect(page.locator('[data-timeline-entry="lead-note"] [data-lead-note-body]')).toHaveText(note);
+  const types = await page.locator('[data-timeline-entry]').evaluateAll((all) => all.map((e) => e.getAttribute('data-timeline-entry')));
+  expect(types.slice(0, 4)).toEqual(['lead-note', 'lead-follow-up', 'lead-owner', 'lead-stage']);
+  await expect(page.locator('main img[src="x"]')).toHaveCount(0);
+  await screenshotsAndAxe(page, 'lead-worked');
+
+  // The list: due today, that owner's, contacted; and the overview names them among the follow-ups due.
+  await page.goto(`/admin/leads?due=1&owner=${ownerId}&stage=contacted&sort=follow-up`);
+  const row = page.locator(`tr[data-person-row="${email}"]`);
+  await expect(row.locator('[data-person-stage]')).toHaveText('Contacted');
+  await expect(row.locator(`[data-person-follow-up="${today}"]`)).toHaveText('Due today');
+  await page.goto(`/admin/leads?stage=client&q=${encodeURIComponent(email)}`);
+  await expect(page.locator(`tr[data-person-row="${email}"]`)).toHaveCount(0);
+  await page.goto('/admin');
+  await expect(page.locator(`[data-follow-ups] [data-follow-up="${email}"]`)).toContainText('Due today');
+
+  // Cleared, they are no longer due.
+  await gotoHydrated(page, `/admin/leads/${base64url(email)}`);
+  await panel.getByRole('button', { name: 'Clear' }).click();
+  await expect(page.getByText('No follow-up set.').first()).toBeVisible();
+  await page.goto('/admin/leads?due=1');
+  await expect(page.locator(`tr[data-person-row="${email}"]`)).toHaveCount(0);
+});
+
 test('a chat lead with the same email (in other case) joins the person: the messages as text, the conversation linked', async ({ page, playwright, baseURL }) => {
   const id = unique();
   const email = `chat-${id}@example.com`;
@@ -153,7 +221,7 @@ test('the list filters and sorts without script, and says where visitors’ book
   await page.getByLabel('Has').selectOption('sign-up');
   await page.getByLabel('Sort by').selectOption('events');
   await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(page).toHaveURL(/\/admin\/leads\?q=%40example\.com&kind=sign-up&sort=events$/);
+  await expect(page).toHaveURL(/\/admin\/leads\?q=%40example\.com&kind=sign-up&stage=&owner=&due=&sort=events$/);
   // The test accounts signed up through the form: each has a sign-up event.
   await expect(page.locator('tr[data-person-row]').first()).toBeVisible();
   const counts = await page.locator('tr[data-person-row] [data-count="sign-up"]').count();

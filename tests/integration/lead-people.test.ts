@@ -28,7 +28,7 @@ async function event(over: Partial<typeof leadEvents.$inferInsert> & { kind: str
   await h.handle.db.insert(leadEvents).values({ id: `ev-${seq}-${crypto.randomUUID()}`, at: minutes(seq), ...over });
 }
 
-const query = (params: Record<string, string> = {}) => listPeople(peopleQueryOf(new URLSearchParams(params)));
+const query = (params: Record<string, string> = {}) => listPeople(peopleQueryOf(new URLSearchParams(params)), { actorId: undefined, today: '2026-11-26' });
 
 describe('listPeople', () => {
   beforeEach(async () => {
@@ -115,7 +115,7 @@ describe('listPeople', () => {
     await expect(exportPeopleCsv(undefined, peopleQueryOf(new URLSearchParams()))).rejects.toThrow();
     const csv = await exportPeopleCsv(adminId, peopleQueryOf(new URLSearchParams('kind=chat-lead')));
     const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toMatch(/^Email,Name,Member,First seen \(UTC\),/);
+    expect(lines[0]).toMatch(/^Email,Name,Member,Stage,Owner,Follow up on,First seen \(UTC\),/);
     expect(lines).toHaveLength(3); // eve and ann
     expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
     expect(csv).toContain("'+cmd");

@@ -47,7 +47,7 @@ function beacon(browser?: Browser, now?: Date) {
   return handleVisitPost(request, randomIp(), now, sessionOf);
 }
 
-const people = async () => (await listPeople(peopleQueryOf(new URLSearchParams()))).rows.map((r) => r.email);
+const people = async () => (await listPeople(peopleQueryOf(new URLSearchParams()), { actorId: undefined, today: '2026-11-26' })).rows.map((r) => r.email);
 
 /** The owner (first verified account: admin) and a member, both signed up through the form. */
 async function ownerAndMember() {

@@ -48,8 +48,10 @@ describe('person key', () => {
 
 describe('list URL state', () => {
   it('keeps known values and drops the rest', () => {
-    expect(peopleQueryOf(new URLSearchParams('q=%20ann%00x%20&kind=chat-lead&sort=events&page=3'))).toEqual({ q: 'ann x', kind: 'chat-lead', sort: 'events', page: 3 });
-    expect(peopleQueryOf(new URLSearchParams('kind=<b>&sort=drop&page=-1'))).toEqual({ q: '', kind: '', sort: 'recent', page: 1 });
+    expect(peopleQueryOf(new URLSearchParams('q=%20ann%00x%20&kind=chat-lead&sort=events&page=3'))).toEqual({ q: 'ann x', kind: 'chat-lead', stage: '', owner: '', due: false, sort: 'events', page: 3 });
+    expect(peopleQueryOf(new URLSearchParams('kind=<b>&sort=drop&page=-1&stage=won&owner=<script>&due=yes'))).toEqual({ q: '', kind: '', stage: '', owner: '', due: false, sort: 'recent', page: 1 });
+    expect(peopleQueryOf(new URLSearchParams('stage=call-booked&owner=me&due=1&sort=follow-up'))).toMatchObject({ stage: 'call-booked', owner: 'me', due: true, sort: 'follow-up' });
+    expect(peopleQueryOf(new URLSearchParams('owner=usr_AB-12')).owner).toBe('usr_AB-12');
     expect(peopleQueryOf(new URLSearchParams('page=1e3')).page).toBe(1);
     expect(peopleQueryOf(new URLSearchParams(`q=${'a'.repeat(500)}`)).q).toHaveLength(100);
   });
@@ -57,6 +59,8 @@ describe('list URL state', () => {
   it('builds short links (defaults left out)', () => {
     expect(peopleSearch({ q: '', kind: '', sort: 'recent', page: 1 })).toBe('');
     expect(peopleSearch({ q: 'a&b', kind: 'sign-up', sort: 'first', page: 2 })).toBe('?q=a%26b&kind=sign-up&sort=first&page=2');
+    expect(peopleSearch({ stage: 'client', owner: 'none', due: true, sort: 'follow-up' })).toBe('?stage=client&owner=none&due=1&sort=follow-up');
+    expect(peopleSearch({ stage: '', owner: '', due: false })).toBe('');
   });
 });
 

@@ -28,7 +28,7 @@ interface CallOptions {
   fieldPrefix?: string;
 }
 
-type ActionResult<T> = { data?: T; error?: unknown };
+export type ActionResult<T> = { data?: T; error?: unknown };
 
 /** Waits `ms`, or less when the browser says the network is back. */
 function pause(ms: number): Promise<void> {

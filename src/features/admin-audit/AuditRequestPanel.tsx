@@ -6,24 +6,18 @@
 import { actions } from 'astro:actions';
 import { useState } from 'react';
 import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
-import { Section, SelectInput, TextArea } from '../../components/admin/fields';
+import NotesSection, { type NoteItem } from '../../components/admin/NotesSection';
+import { Section, SelectInput } from '../../components/admin/fields';
 import { toast } from '../../components/admin/toasts';
-import { formatInZone } from '../../shared/dates';
 import { AUDIT_LIMITS, AUDIT_STATUS_LABELS, AUDIT_STATUSES, type AuditStatus } from '../../shared/schemas/audit';
 
-export interface PanelNote {
-  id: string;
-  authorName: string;
-  body: string;
-  createdAt: string;
-}
 
 interface Props {
   id: string;
   status: AuditStatus;
   assigneeId: string | null;
   admins: { id: string; label: string }[];
-  notes: PanelNote[];
+  notes: NoteItem[];
   /** The site's time zone (decision 032): the page header names it. */
   timeZone: string;
 }
@@ -33,10 +27,7 @@ const NOBODY = '';
 export default function AuditRequestPanel(props: Props) {
   const [status, setStatus] = useState<AuditStatus>(props.status);
   const [assignee, setAssignee] = useState(props.assigneeId ?? NOBODY);
-  const [notes, setNotes] = useState(props.notes);
-  const [draft, setDraft] = useState('');
-  const [noteError, setNoteError] = useState<string | undefined>();
-  const [busy, setBusy] = useState<'status' | 'assign' | 'note' | undefined>();
+  const [busy, setBusy] = useState<'status' | 'assign' | undefined>();
 
   async function changeStatus(next: AuditStatus) {
     const previous = status;
@@ -65,25 +56,6 @@ export default function AuditRequestPanel(props: Props) {
     }
   }
 
-  async function addNote() {
-    const body = draft.trim();
-    if (!body) {
-      setNoteError('Note must not be empty');
-      return;
-    }
-    setBusy('note');
-    // Not retried: a note sent twice would be stored twice.
-    const outcome = await callAction<PanelNote>(() => actions.admin.audit.addNote({ id: props.id, body }));
-    setBusy(undefined);
-    if (outcome.ok) {
-      setNotes((n) => [...n, outcome.data]);
-      setDraft('');
-      setNoteError(undefined);
-      toast('success', 'Note added.');
-    } else if (outcome.kind === 'invalid') setNoteError(outcome.fieldErrors.body ?? outcome.message);
-    else toast('error', outcome.message);
-  }
-
   return (
     <div className="grid gap-6">
       <Section title="Status and owner">
@@ -104,36 +76,14 @@ export default function AuditRequestPanel(props: Props) {
           />
         </div>
       </Section>
-      <Section title="Internal notes" description="Only admins see these; the requester never does.">
-        {notes.length === 0 ? (
-          <p className="text-sm text-slate-600">No notes yet.</p>
-        ) : (
-          <ol className="grid gap-3" aria-label="Notes, oldest first">
-            {notes.map((n) => (
-              <li key={n.id} className="rounded-lg border border-slate-200 bg-slate-50 p-3" data-testid="audit-note">
-                <p className="text-xs text-slate-600">
-                  <span className="font-semibold text-slate-800">{n.authorName}</span> · <time dateTime={n.createdAt}>{formatInZone(n.createdAt, props.timeZone)}</time>
-                </p>
-                <p className="mt-1 text-sm break-words whitespace-pre-wrap text-ink">{n.body}</p>
-              </li>
-            ))}
-          </ol>
-        )}
-        <form
-          className="mt-4 grid gap-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void addNote();
-          }}
-        >
-          <TextArea label="New note" value={draft} onValue={setDraft} error={noteError} rows={3} maxLength={AUDIT_LIMITS.note} hint={`Up to ${AUDIT_LIMITS.note} characters.`} />
-          <div>
-            <button type="submit" disabled={busy === 'note'} className="inline-flex h-10 items-center rounded-lg bg-brand-600 px-4 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60">
-              {busy === 'note' ? 'Adding…' : 'Add note'}
-            </button>
-          </div>
-        </form>
-      </Section>
+      <NotesSection
+        notes={props.notes}
+        maxLength={AUDIT_LIMITS.note}
+        timeZone={props.timeZone}
+        description="Only admins see these; the requester never does."
+        add={(body) => actions.admin.audit.addNote({ id: props.id, body })}
+        itemTestId="audit-note"
+      />
     </div>
   );
 }

@@ -463,6 +463,44 @@ export const auditNotes = pgTable(
 );
 
 /**
+ * Working a lead (issue 23): a person of the leads list (a lower-cased email of lead_events) with a stage,
+ * an owner among the admins and a day to follow up. No row: a new lead nobody owns.
+ */
+export const leadPeople = pgTable(
+  "lead_people",
+  {
+    email: text("email").primaryKey(),
+    /** 'new' | 'contacted' | 'call-booked' | 'client' | 'not-a-fit' (src/shared/schemas/lead-work.ts) */
+    stage: text("stage").notNull().default("new"),
+    ownerId: text("owner_id").references(() => users.id, { onDelete: "set null" }),
+    /** A calendar day of the site's time zone. */
+    followUpOn: date("follow_up_on", { mode: "string" }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("lead_people_stage_idx").on(t.stage),
+    index("lead_people_owner_idx").on(t.ownerId),
+    index("lead_people_follow_up_idx").on(t.followUpOn),
+  ],
+);
+
+/** The team's notes on a person (issue 23): never shown or sent to the person. */
+export const leadNotes = pgTable(
+  "lead_notes",
+  {
+    id: text("id").primaryKey(),
+    /** Lower-cased, as lead_people.email; a note may come before any stage is set. */
+    email: text("email").notNull(),
+    authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
+    /** Kept when the author's account is deleted. */
+    authorName: text("author_name").notNull(),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("lead_notes_email_idx").on(t.email, t.createdAt)],
+);
+
+/**
  * The automatic check of a requester's website (issue 22): one row per run, queued when the request
  * arrives and again on "Run again" (the history shows what changed). A site that does not answer is a
  * finished run whose checks say so; `failed` is for runs the server itself could not finish.

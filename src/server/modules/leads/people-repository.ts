@@ -3,12 +3,14 @@
  * aggregates per person in SQL (one page at a time), and each timeline source is read newest first with a
  * limit, so a member with 100,000 page-time rows costs one indexed range scan (page_times_user_at_idx).
  */
-import { and, desc, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
-import { activityLog, auditNotes, auditRequests, chatConversations, chatMessages, leadEvents, mailQueue, pageTimes, users } from '../../db/schema';
+import { activityLog, auditNotes, auditRequests, chatConversations, chatMessages, leadEvents, leadPeople, mailQueue, pageTimes, users } from '../../db/schema';
 import type { LeadKind } from '../../../shared/lead-events';
 import type { PeopleSort } from '../../../shared/lead-people';
+import type { LeadStage } from '../../../shared/schemas/lead-work';
 import { AUDIT_ENTITY } from '../audit/service';
 import { notByTeam } from './team';
 
@@ -21,6 +23,8 @@ const dateOf = (v: unknown) => new Date(n(v));
 const escapeLike = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const personEmail = sql<string>`lower(${leadEvents.email})`;
+/** The admin who owns a lead (users joined a second time, beside the person's own account). */
+const owners = alias(users, 'owners');
 const countOf = (kind: LeadKind) => sql<number>`count(*) filter (where ${leadEvents.kind} = ${kind})`;
 
 export interface PeopleFilter {
@@ -28,7 +32,16 @@ export interface PeopleFilter {
   kind?: LeadKind | '';
   /** Exactly this person (lower-cased): the person page's header. */
   email?: string;
+  /** A person without a lead_people row is 'new'. */
+  stage?: LeadStage | '';
+  /** An admin's id, or null for people nobody owns; undefined for anyone. */
+  ownerId?: string | null | undefined;
+  /** Only people whose follow-up day is this day key or earlier ("2026-12-01"). */
+  dueBy?: string | undefined;
 }
+
+/** The person's working state, joined by their key; absent for a new lead nobody touched. */
+const stageOf = sql<string>`coalesce(${leadPeople.stage}, 'new')`;
 
 const lastAt = sql`max(${leadEvents.at})`;
 const firstAt = sql`min(${leadEvents.at})`;
@@ -39,6 +52,8 @@ const ORDER: Record<PeopleSort, SQL[]> = {
   recent: [sql`${lastAt} desc`, personEmail],
   first: [sql`${firstAt} desc`, personEmail],
   events: [sql`${eventCount} desc`, sql`${lastAt} desc`, personEmail],
+  // Soonest (most overdue) first; people without a follow-up after them, latest activity first.
+  'follow-up': [sql`${leadPeople.followUpOn} asc nulls last`, sql`${lastAt} desc`, personEmail],
 };
 
 /**
@@ -63,12 +78,26 @@ function peoplePage(ex: Reader, filter: PeopleFilter, sort: PeopleSort, page?: {
         signUps: countOf('sign-up').as('sign_ups'),
         bookCalls: countOf('book-call').as('book_calls'),
         reportsOpened: countOf('report-opened').as('reports_opened'),
+        stage: stageOf.as('stage'),
+        ownerId: sql<string | null>`${leadPeople.ownerId}`.as('owner_id'),
+        followUpOn: sql<string | null>`${leadPeople.followUpOn}::text`.as('follow_up_on'),
         matches: sql<number>`count(*) over ()`.as('matches'),
         position: sql<number>`row_number() over (order by ${sql.join(ORDER[sort], sql`, `)})`.as('position'),
       })
       .from(leadEvents)
-      .where(and(ne(leadEvents.email, ''), notByTeam, filter.email ? sql`${personEmail} = ${filter.email}` : undefined))
-      .groupBy(personEmail)
+      .leftJoin(leadPeople, eq(leadPeople.email, personEmail))
+      .where(
+        and(
+          ne(leadEvents.email, ''),
+          notByTeam,
+          filter.email ? sql`${personEmail} = ${filter.email}` : undefined,
+          // The working state is the same on every event of a person: filtered before grouping.
+          filter.stage ? sql`${stageOf} = ${filter.stage}` : undefined,
+          filter.ownerId === undefined ? undefined : filter.ownerId === null ? isNull(leadPeople.ownerId) : eq(leadPeople.ownerId, filter.ownerId),
+          filter.dueBy ? lte(leadPeople.followUpOn, filter.dueBy) : undefined,
+        ),
+      )
+      .groupBy(personEmail, leadPeople.stage, leadPeople.ownerId, leadPeople.followUpOn)
       .having(
         and(
           filter.kind ? sql`${countOf(filter.kind)} > 0` : undefined,
@@ -130,6 +159,10 @@ export async function listPeople(filter: PeopleFilter, sort: PeopleSort, limit: 
       signUps: people.signUps,
       bookCalls: people.bookCalls,
       reportsOpened: people.reportsOpened,
+      stage: people.stage,
+      ownerId: people.ownerId,
+      ownerName: sql<string | null>`coalesce(nullif(${owners.name}, ''), ${owners.email})`,
+      followUpOn: people.followUpOn,
       matches: people.matches,
       firstKind: first.kind,
       sourcePage: first.sourcePage,
@@ -145,6 +178,7 @@ export async function listPeople(filter: PeopleFilter, sort: PeopleSort, limit: 
     .innerJoinLateral(first, sql`true`)
     .leftJoinLateral(latestName, sql`true`)
     .leftJoin(users, eq(users.email, people.email))
+    .leftJoin(owners, eq(owners.id, people.ownerId))
     .orderBy(people.position);
   // Past the last page the window count is not there: count the matches on their own.
   const total = rows.length > 0 ? n(rows[0]!.matches) : offset > 0 ? await countPeople(filter, ex) : 0;
@@ -160,6 +194,7 @@ export async function listPeople(filter: PeopleFilter, sort: PeopleSort, limit: 
       firstKind: r.firstKind,
       firstSource: { sourcePage: r.sourcePage, referrer: r.referrer, utmSource: r.utmSource, utmMedium: r.utmMedium, utmCampaign: r.utmCampaign, utmTerm: r.utmTerm, utmContent: r.utmContent },
       memberId: r.memberId,
+      work: { stage: r.stage, ownerId: r.ownerId, ownerName: r.ownerName, followUpOn: r.followUpOn },
     })),
   };
 }

@@ -13,14 +13,30 @@ import { isLeadKind, LEAD_KIND_LABELS, LEAD_KINDS, type LeadKind } from '../../.
 import { withoutBidiControls } from '../../../shared/text-controls';
 import { firstSourceLabel, LEAD_KIND_ONE, mergeTimeline, normalizeEmail, PEOPLE_PER_PAGE, type MergedPage, type PeopleQuery } from '../../../shared/lead-people';
 import * as repo from './people-repository';
+import * as workRepo from './work-repository';
+import { siteToday } from './work';
+import { leadStageLabel } from '../../../shared/schemas/lead-work';
 
 export type { PersonRow } from './people-repository';
 
 /** A person's name as shown: a visitor typed it, so without bidi controls (the page isolates it too). */
 const shown = <T extends { name: string }>(row: T): T => ({ ...row, name: withoutBidiControls(row.name) });
 
-export async function listPeople(query: PeopleQuery) {
-  const { rows, total } = await repo.listPeople({ q: query.q, kind: query.kind }, query.sort, PEOPLE_PER_PAGE, (query.page - 1) * PEOPLE_PER_PAGE);
+/** Who is looking (for "mine") and their today (for "follow-up due"). */
+export interface PeopleViewer {
+  actorId: string | undefined;
+  /** Today's day key in the site's time zone. */
+  today: string;
+}
+
+/** The list's filters in the repository's terms. */
+function filterOf(query: Pick<PeopleQuery, 'q' | 'kind' | 'stage' | 'owner' | 'due'>, viewer: PeopleViewer): repo.PeopleFilter {
+  const ownerId = query.owner === '' ? undefined : query.owner === 'none' ? null : query.owner === 'me' ? (viewer.actorId ?? '') : query.owner;
+  return { q: query.q, kind: query.kind, stage: query.stage, ownerId, dueBy: query.due ? viewer.today : undefined };
+}
+
+export async function listPeople(query: PeopleQuery, viewer: PeopleViewer) {
+  const { rows, total } = await repo.listPeople(filterOf(query, viewer), query.sort, PEOPLE_PER_PAGE, (query.page - 1) * PEOPLE_PER_PAGE);
   return { rows: rows.map(shown), total, pages: Math.max(1, Math.ceil(total / PEOPLE_PER_PAGE)) };
 }
 
@@ -29,17 +45,20 @@ export const anonymousBookCalls = () => repo.countAnonymousBookCalls();
 export const PEOPLE_EXPORT_MAX_ROWS = 10_000;
 
 /** The CSV export of the list as filtered and sorted (admin only; checked here, not only by the route guard). */
-export async function exportPeopleCsv(actorId: string | undefined, query: Pick<PeopleQuery, 'q' | 'kind' | 'sort'>): Promise<string> {
+export async function exportPeopleCsv(actorId: string | undefined, query: Pick<PeopleQuery, 'q' | 'kind' | 'stage' | 'owner' | 'due' | 'sort'>): Promise<string> {
   await requireAdmin(actorId, db());
-  const { rows } = await repo.listPeople({ q: query.q, kind: query.kind }, query.sort, PEOPLE_EXPORT_MAX_ROWS, 0);
+  const { rows } = await repo.listPeople(filterOf(query, { actorId, today: await siteToday() }), query.sort, PEOPLE_EXPORT_MAX_ROWS, 0);
   return toCsv([
-    ['Email', 'Name', 'Member', 'First seen (UTC)', 'Latest activity (UTC)', ...LEAD_KINDS.map((k) => LEAD_KIND_LABELS[k]), 'First lead', 'First source', 'Source page', 'Referrer', 'UTM source', 'UTM medium', 'UTM campaign', 'UTM term', 'UTM content'],
+    ['Email', 'Name', 'Member', 'Stage', 'Owner', 'Follow up on', 'First seen (UTC)', 'Latest activity (UTC)', ...LEAD_KINDS.map((k) => LEAD_KIND_LABELS[k]), 'First lead', 'First source', 'Source page', 'Referrer', 'UTM source', 'UTM medium', 'UTM campaign', 'UTM term', 'UTM content'],
     ...rows.map((r) => {
       const s = r.firstSource;
       return [
         r.email,
         r.name,
         r.memberId ? 'yes' : 'no',
+        leadStageLabel(r.work.stage),
+        r.work.ownerName ?? '',
+        r.work.followUpOn ?? '',
         r.firstAt,
         r.lastAt,
         ...LEAD_KINDS.map((k) => r.counts[k]),
@@ -94,6 +113,10 @@ export type TimelineEntry = Base &
     | { type: 'audit-status'; requestId: string; businessName: string; from: string; to: string; actorEmail: string }
     | { type: 'audit-assign'; requestId: string; businessName: string; to: string | null; actorEmail: string }
     | { type: 'audit-note'; requestId: string; businessName: string; authorName: string; body: string }
+    | { type: 'lead-stage'; from: string; to: string; actorEmail: string }
+    | { type: 'lead-owner'; to: string | null; actorEmail: string }
+    | { type: 'lead-follow-up'; to: string | null; actorEmail: string }
+    | { type: 'lead-note'; authorName: string; body: string }
     | { type: 'chat-started'; conversationId: string }
     | { type: 'chat-message'; conversationId: string; author: string; body: string }
     | { type: 'mail'; kind: string; subject: string; sentAt: Date | null; attempts: number; failed: boolean }
@@ -105,6 +128,14 @@ export const TIMELINE_LIMIT = 100;
 
 const str = (v: unknown) => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
 const field = (json: unknown, key: string) => (json && typeof json === 'object' && !Array.isArray(json) ? str((json as Record<string, unknown>)[key]) : '');
+
+/** A stage, owner or follow-up change of the person, as the activity log holds it. */
+function leadChangeEntry(c: Awaited<ReturnType<typeof workRepo.leadChangesOf>>[number]): TimelineEntry {
+  const base = { id: `lead-change:${c.id}`, at: c.at, actorEmail: c.actorEmail };
+  if (c.action === 'stage') return { ...base, type: 'lead-stage', from: field(c.before, 'stage'), to: field(c.after, 'stage') };
+  if (c.action === 'owner') return { ...base, type: 'lead-owner', to: field(c.after, 'owner') || null };
+  return { ...base, type: 'lead-follow-up', to: field(c.after, 'followUpOn') || null };
+}
 
 /** Every source's next `limit + 1` rows before the cursor, merged (see mergeTimeline). */
 export async function personTimeline(email: string, options: { before?: Date; limit?: number } = {}): Promise<MergedPage<TimelineEntry>> {
@@ -118,10 +149,12 @@ export async function personTimeline(email: string, options: { before?: Date; li
   const businessOf = (id: string) => requestById.get(id)?.businessName ?? '';
   const conversationIds = new Set(conversations.map((c) => c.id));
 
-  const [events, changes, notes, messages, mails, pageTimes] = await Promise.all([
+  const [events, changes, notes, leadChanges, leadNotes, messages, mails, pageTimes] = await Promise.all([
     repo.leadEventsOf(key, w),
     repo.auditChangesOf(requestIds, w),
     repo.auditNotesOf(requestIds, w),
+    workRepo.leadChangesOf(key, w),
+    workRepo.leadNotesOf(key, w),
     repo.chatMessagesOf([...conversationIds], w),
     repo.mailsTo(key, w),
     member ? repo.pageTimesOf(member.id, w) : Promise.resolve([]),
@@ -161,6 +194,8 @@ export async function personTimeline(email: string, options: { before?: Date; li
       ),
     ),
     page(notes.map((n): TimelineEntry => ({ id: `note:${n.id}`, at: n.at, type: 'audit-note', requestId: n.requestId, businessName: businessOf(n.requestId), authorName: n.authorName, body: n.body }))),
+    page(leadChanges.map((c) => leadChangeEntry(c))),
+    page(leadNotes.map((n): TimelineEntry => ({ id: `lead-note:${n.id}`, at: n.at, type: 'lead-note', authorName: n.authorName, body: n.body }))),
     // A message and the conversation's start share a millisecond: "chat:0" sorts the start below it.
     page(started.map((c): TimelineEntry => ({ id: `chat:0:${c.id}`, at: c.createdAt, type: 'chat-started', conversationId: c.id }))),
     page(messages.map((m): TimelineEntry => ({ id: `chat:1:${String(m.seq).padStart(16, '0')}`, at: m.at, type: 'chat-message', conversationId: m.conversationId, author: m.author, body: withoutBidiControls(m.body) }))),

@@ -1,0 +1,56 @@
+/**
+ * admin.leads.* — working a lead from their page (issue 23): stage, owner, follow-up day, notes. Admin-only
+ * in the route guard (every `admin.` Action) and again in the service's transaction. Thin: parse → service.
+ */
+import { defineAction } from 'astro:actions';
+import { z } from 'astro/zod';
+import { addLeadNote, assignLead, setFollowUp, setLeadStage } from '../server/modules/leads/work';
+import { LEAD_NOTE_MAX, LEAD_STAGES } from '../shared/schemas/lead-work';
+import { toActionError } from './errors';
+
+const email = z.string().trim().min(3).max(320);
+
+export const leadsActions = {
+  setStage: defineAction({
+    input: z.object({ email, stage: z.enum(LEAD_STAGES) }),
+    handler: async ({ email: person, stage }, ctx) => {
+      try {
+        return await setLeadStage(ctx.locals.user?.id, person, stage);
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  assign: defineAction({
+    input: z.object({ email, ownerId: z.string().min(1).max(100).nullable() }),
+    handler: async ({ email: person, ownerId }, ctx) => {
+      try {
+        return await assignLead(ctx.locals.user?.id, person, ownerId);
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  setFollowUp: defineAction({
+    // The service holds the day's rules and messages; this only bounds what is read.
+    input: z.object({ email, followUpOn: z.string().max(20).nullable() }),
+    handler: async ({ email: person, followUpOn }, ctx) => {
+      try {
+        return await setFollowUp(ctx.locals.user?.id, person, followUpOn);
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  addNote: defineAction({
+    input: z.object({ email, body: z.string().max(LEAD_NOTE_MAX * 2) }),
+    handler: async ({ email: person, body }, ctx) => {
+      try {
+        const note = await addLeadNote(ctx.locals.user?.id, person, body);
+        return { id: note.id, authorName: note.authorName, body: note.body, createdAt: note.createdAt.toISOString() };
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+};

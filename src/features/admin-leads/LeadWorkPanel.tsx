@@ -1,0 +1,141 @@
+/**
+ * Working one lead (/admin/leads/[person], issue 23): their stage, who owns them, the day to follow up and
+ * the team's notes. Stage and owner are saved as they are picked; the follow-up day with its own button.
+ * Each change goes through an admin.leads.* Action, is recorded in the activity log and shows on the
+ * person's timeline after a reload.
+ */
+import { actions } from 'astro:actions';
+import { useState } from 'react';
+import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
+import NotesSection, { type NoteItem } from '../../components/admin/NotesSection';
+import { Section, SelectInput, TextInput } from '../../components/admin/fields';
+import { toast } from '../../components/admin/toasts';
+import { dayHeading } from '../../shared/lead-people';
+import { LEAD_NOTE_MAX, LEAD_STAGE_LABELS, LEAD_STAGES, type LeadStage } from '../../shared/schemas/lead-work';
+
+interface Props {
+  email: string;
+  stage: LeadStage;
+  ownerId: string | null;
+  followUpOn: string | null;
+  admins: { id: string; label: string }[];
+  notes: NoteItem[];
+  /** Today in the site's time zone ("2026-11-26"): the earliest follow-up day. */
+  today: string;
+  timeZone: string;
+}
+
+const NOBODY = '';
+
+/** "Due today", "Overdue since …" or "On …", for the day set. */
+function followUpState(day: string, today: string): string {
+  if (day === today) return 'Due today.';
+  return day < today ? `Overdue since ${dayHeading(day)}.` : `Set for ${dayHeading(day)}.`;
+}
+
+export default function LeadWorkPanel(props: Props) {
+  const [stage, setStage] = useState<LeadStage>(props.stage);
+  const [owner, setOwner] = useState(props.ownerId ?? NOBODY);
+  const [followUp, setFollowUp] = useState(props.followUpOn);
+  const [dayDraft, setDayDraft] = useState(props.followUpOn ?? '');
+  const [dayError, setDayError] = useState<string | undefined>();
+  const [busy, setBusy] = useState<'stage' | 'owner' | 'follow-up' | undefined>();
+
+  async function changeStage(next: LeadStage) {
+    const previous = stage;
+    setStage(next);
+    setBusy('stage');
+    // Setting a stage is idempotent: safe to retry through a dropped connection.
+    const outcome = await callAction(() => actions.admin.leads.setStage({ email: props.email, stage: next }), { retryForMs: IDEMPOTENT_RETRY_MS });
+    setBusy(undefined);
+    if (outcome.ok) toast('success', `Stage: ${LEAD_STAGE_LABELS[next]}.`);
+    else {
+      setStage(previous);
+      toast('error', outcome.message);
+    }
+  }
+
+  async function changeOwner(next: string) {
+    const previous = owner;
+    setOwner(next);
+    setBusy('owner');
+    const outcome = await callAction(() => actions.admin.leads.assign({ email: props.email, ownerId: next === NOBODY ? null : next }), { retryForMs: IDEMPOTENT_RETRY_MS });
+    setBusy(undefined);
+    if (outcome.ok) toast('success', next === NOBODY ? 'Nobody owns this lead now.' : `Owned by ${props.admins.find((a) => a.id === next)?.label ?? 'the admin'}.`);
+    else {
+      setOwner(previous);
+      toast('error', outcome.message);
+    }
+  }
+
+  async function saveFollowUp(next: string | null) {
+    if (next === '') {
+      setDayError('Choose a day, or clear the follow-up');
+      return;
+    }
+    setBusy('follow-up');
+    const outcome = await callAction(() => actions.admin.leads.setFollowUp({ email: props.email, followUpOn: next }), { retryForMs: IDEMPOTENT_RETRY_MS });
+    setBusy(undefined);
+    if (outcome.ok) {
+      setFollowUp(next);
+      setDayDraft(next ?? '');
+      setDayError(undefined);
+      toast('success', next ? `Follow up on ${dayHeading(next)}.` : 'No follow-up set.');
+    } else if (outcome.kind === 'invalid') setDayError(outcome.fieldErrors.followUpOn ?? outcome.message);
+    else toast('error', outcome.message);
+  }
+
+  return (
+    <div className="grid gap-6" data-lead-work>
+      <Section title="Stage and owner">
+        <div className="grid gap-4">
+          <SelectInput
+            label="Stage"
+            value={stage}
+            onValue={(v) => void changeStage(v)}
+            options={LEAD_STAGES.map((s) => ({ value: s, label: LEAD_STAGE_LABELS[s] }))}
+            hint={busy === 'stage' ? 'Saving…' : 'Saved at once, recorded in the activity log and on the timeline.'}
+          />
+          <SelectInput
+            label="Owner"
+            value={owner}
+            onValue={(v) => void changeOwner(v)}
+            options={[{ value: NOBODY, label: 'Nobody' }, ...props.admins.map((a) => ({ value: a.id, label: a.label }))]}
+            hint={busy === 'owner' ? 'Saving…' : 'Any admin of the site.'}
+          />
+        </div>
+      </Section>
+      <Section title="Next follow-up" description={followUp ? followUpState(followUp, props.today) : 'No follow-up set.'}>
+        {/* The server's rule says what is wrong beside the field (the picker's min only greys earlier days). */}
+        <form
+          className="grid gap-3"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void saveFollowUp(dayDraft);
+          }}
+        >
+          <TextInput type="date" label="Follow up on" value={dayDraft} onValue={setDayDraft} min={props.today} error={dayError} hint="A day of the site’s time zone; the leads list shows who is due." />
+          <div className="flex flex-wrap gap-2">
+            <button type="submit" disabled={busy === 'follow-up'} className="inline-flex h-10 items-center rounded-lg bg-brand-600 px-4 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60">
+              {busy === 'follow-up' ? 'Saving…' : 'Set follow-up'}
+            </button>
+            {followUp && (
+              <button type="button" disabled={busy === 'follow-up'} onClick={() => void saveFollowUp(null)} className="inline-flex h-10 items-center rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-ink hover:bg-slate-50 disabled:opacity-60">
+                Clear
+              </button>
+            )}
+          </div>
+        </form>
+      </Section>
+      <NotesSection
+        notes={props.notes}
+        maxLength={LEAD_NOTE_MAX}
+        timeZone={props.timeZone}
+        description="Only admins see these; the person never does."
+        add={(body) => actions.admin.leads.addNote({ email: props.email, body })}
+        itemTestId="lead-note"
+      />
+    </div>
+  );
+}
