@@ -20,6 +20,7 @@ import './modules/live-grants';
 // The kinds of job the worker runs are defined when their modules load.
 import './mail/queue';
 import './modules/site-audit/service';
+import { scheduleTodaysReminders } from './modules/leads/reminders';
 import { startJobWorker } from './jobs/queue';
 import { useFixtureHosts } from './http/safe-fetch';
 import { logger } from './logger';
@@ -41,6 +42,7 @@ export function startUp(): Promise<DatabaseHandle> {
       useFixtureHosts(cfg.AUDIT_FIXTURE_HOSTS);
       logger.warn({ hosts: cfg.AUDIT_FIXTURE_HOSTS }, 'AUDIT_FIXTURE_HOSTS is set: website audits reach these .test names on this machine (127.0.0.1). For tests only; unset it in production.');
     }
+    await scheduleTodaysReminders();
     startJobWorker();
     startCdnPurgeWorker();
     registerMediaFastPath();

@@ -484,6 +484,20 @@ export const leadPeople = pgTable(
   ],
 );
 
+/** The morning reminder of follow-ups due (issue 23): one row per owner and day, made with its email. */
+export const leadReminders = pgTable(
+  "lead_reminders",
+  {
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The day the follow-ups fall due (site time zone). */
+    day: date("day", { mode: "string" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.day] })],
+);
+
 /** The team's notes on a person (issue 23): never shown or sent to the person. */
 export const leadNotes = pgTable(
   "lead_notes",
@@ -589,7 +603,7 @@ export const jobs = pgTable(
   "jobs",
   {
     id: text("id").primaryKey(),
-    /** 'mail' | 'site-audit' */
+    /** 'mail' | 'site-audit' | 'lead-reminders' */
     kind: text("kind").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     attempts: integer("attempts").notNull().default(0),

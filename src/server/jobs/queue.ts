@@ -40,12 +40,17 @@ export function defineJobKind<P extends Record<string, unknown>>(kind: string, d
   kinds.set(kind, definition as unknown as JobKind);
 }
 
-/** Adds a job in the caller's transaction; the worker takes it at `runAt` (default: now). */
-export async function enqueueJob(tx: Executor, job: { kind: string; payload: Record<string, unknown>; id?: string; runAt?: Date }): Promise<string> {
+/**
+ * Adds a job in the caller's transaction; the worker takes it at `runAt` (default: now). With `ifAbsent`, a
+ * job of the same id (done or not) leaves it as it is: a scheduled job (one per day) is queued once, however
+ * many processes ask.
+ */
+export async function enqueueJob(tx: Executor, job: { kind: string; payload: Record<string, unknown>; id?: string; runAt?: Date; ifAbsent?: boolean }): Promise<string> {
   const definition = kinds.get(job.kind);
   if (!definition) throw new Error(`Unknown job kind: ${job.kind}`);
   const id = job.id ?? crypto.randomUUID();
-  await tx.insert(jobs).values({ id, kind: job.kind, payload: job.payload, maxAttempts: definition.maxAttempts, ...(job.runAt ? { runAt: job.runAt } : {}) });
+  const insert = tx.insert(jobs).values({ id, kind: job.kind, payload: job.payload, maxAttempts: definition.maxAttempts, ...(job.runAt ? { runAt: job.runAt } : {}) });
+  await (job.ifAbsent ? insert.onConflictDoNothing() : insert);
   scheduleSoon();
   return id;
 }
