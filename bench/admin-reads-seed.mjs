@@ -1,10 +1,12 @@
 // The data of bench (j): 10,000 users, 1,000,000 member page-time rows (one member holds 100,000 of them),
 // a year of first-party analytics as ingest stores it (about 1,000,000 page views over 300 paths, i.e.
-// 109,500 per-day page rows, plus 73,000 source rows, devices and days) and 20,000 lead events. Generated
-// in SQL (generate_series), so seeding takes seconds on PGlite and PostgreSQL alike.
+// 109,500 per-day page rows, plus 73,000 source rows, devices and days) and 200,000 lead events of 20,000
+// people, each person with a stage, a third owned by the admin and a seventh with a follow-up day within a
+// week either side of today (issue 23). Generated in SQL (generate_series), so seeding takes seconds on
+// PGlite and PostgreSQL alike.
 import { sql } from 'drizzle-orm';
 
-export const READS_BENCH = { users: 10_000, pageTimes: 1_000_000, heavyMemberRows: 100_000, analyticsDays: 365, pathsPerDay: 300, leadEvents: 20_000 };
+export const READS_BENCH = { users: 10_000, pageTimes: 1_000_000, heavyMemberRows: 100_000, analyticsDays: 365, pathsPerDay: 300, leadEvents: 200_000, leadPeople: 20_000 };
 
 export async function seedAdminReads(db) {
   const B = READS_BENCH;
@@ -37,14 +39,18 @@ export async function seedAdminReads(db) {
     sql.raw(`insert into analytics_devices (day, device, views)
       select a.day, dev, a.views / 3 from analytics_days a, unnest(array['mobile','tablet','desktop']) dev`),
     sql.raw(`insert into lead_events (id, at, kind, email, name, user_id, source_page, referrer, utm_source, utm_medium, utm_campaign)
-      select 'bench-le-' || g, now() - (g || ' minutes')::interval * 26,
+      select 'bench-le-' || g, now() - (g || ' seconds')::interval * 156,
              (array['audit-request','chat-lead','sign-up','book-call'])[1 + g % 4],
-             case when g % 4 = 3 and g % 8 <> 3 then '' else 'lead' || (g % 6000) || '@bench.example' end,
-             'Lead ' || (g % 6000), null, '/', case when g % 2 = 0 then 'https://site' || (g % 30) || '.example/' else '' end,
+             case when g % 4 = 3 and g % 8 <> 3 then '' else 'lead' || (g % ${B.leadPeople}) || '@bench.example' end,
+             'Lead ' || (g % ${B.leadPeople}), null, '/', case when g % 2 = 0 then 'https://site' || (g % 30) || '.example/' else '' end,
              case when g % 5 = 0 then 'newsletter' else '' end, case when g % 5 = 0 then 'email' else '' end, case when g % 5 = 0 then 'spring' else '' end
       from generate_series(1, ${B.leadEvents}) g`),
     // The heavy member is a lead too (their sign-up), so their person page has 100,000 page-time rows.
     sql.raw(`insert into lead_events (id, at, kind, email, name, user_id, ref_id) values ('bench-le-heavy', now() - interval '300 days', 'sign-up', 'member2@bench.example', 'Member 2', 'bench-user-2', 'bench-user-2')`),
+    sql.raw(`insert into lead_people (email, stage, owner_id, follow_up_on)
+      select 'lead' || p || '@bench.example', (array['new','contacted','call-booked','client','not-a-fit'])[1 + p % 5],
+             case when p % 3 = 0 then 'bench-user-1' else null end, case when p % 7 = 0 then current_date + (p % 15 - 7) else null end
+      from generate_series(0, ${B.leadPeople - 1}) p`),
     sql.raw('analyze'),
   ];
   for (const step of steps) await db.execute(step);

@@ -41,7 +41,10 @@ async function pageReads() {
   if (!deepCursor) throw new Error('no 50,000th page-time record to start from');
   const userPage = (position) => () =>
     Promise.all([users.userDetail(HEAVY_MEMBER), report.pageTimeTimeline(HEAVY_MEMBER, position), report.pageTimeTotals(HEAVY_MEMBER)]);
-  const leadsList = (qs) => () => Promise.all([people.listPeople(peopleQueryOf(new URLSearchParams(qs))), people.anonymousBookCalls()]);
+  const { siteToday } = await import('../src/server/modules/leads/work.ts');
+  // As the admin (bench-user-1) sees the list: "me" is them, "due" is today in the site's zone.
+  const leadsList = (qs) => async () =>
+    Promise.all([people.listPeople(peopleQueryOf(new URLSearchParams(qs)), { actorId: 'bench-user-1', today: await siteToday() }), people.anonymousBookCalls()]);
   return {
     '/admin (overview), 7 days': overviewPage(7),
     '/admin (overview), 90 days': overviewPage(90),
@@ -53,6 +56,9 @@ async function pageReads() {
     '  … its timeline, newer than record 50,000': userPage({ after: deepCursor }),
     '/admin/leads': leadsList(''),
     '/admin/leads?q=lead12': leadsList('q=lead12'),
+    '/admin/leads?stage=contacted': leadsList('stage=contacted'),
+    '/admin/leads?owner=me': leadsList('owner=me'),
+    '/admin/leads?due=1&sort=follow-up': leadsList('due=1&sort=follow-up'),
     '/admin/leads/{person}, the same member': () => Promise.all([people.findPerson(HEAVY_EMAIL), people.personTimeline(HEAVY_EMAIL)]),
   };
 }
