@@ -7,6 +7,7 @@
 import { actions } from 'astro:actions';
 import { useState } from 'react';
 import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
+import { useInstantSave } from '../../components/admin/use-instant-save';
 import NotesSection, { type NoteItem } from '../../components/admin/NotesSection';
 import { Section, SelectInput, TextInput } from '../../components/admin/fields';
 import { toast } from '../../components/admin/toasts';
@@ -34,48 +35,26 @@ function followUpState(day: string, today: string): string {
 }
 
 export default function LeadWorkPanel(props: Props) {
-  const [stage, setStage] = useState<LeadStage>(props.stage);
-  const [owner, setOwner] = useState(props.ownerId ?? NOBODY);
+  // Setting a stage or an owner is idempotent: safe to retry through a dropped connection.
+  const stage = useInstantSave<LeadStage>(props.stage, (next) => actions.admin.leads.setStage({ email: props.email, stage: next }), (next) => `Stage: ${LEAD_STAGE_LABELS[next]}.`);
+  const owner = useInstantSave(
+    props.ownerId ?? NOBODY,
+    (next) => actions.admin.leads.assign({ email: props.email, ownerId: next === NOBODY ? null : next }),
+    (next) => (next === NOBODY ? 'Nobody owns this lead now.' : `Owned by ${props.admins.find((a) => a.id === next)?.label ?? 'the admin'}.`),
+  );
   const [followUp, setFollowUp] = useState(props.followUpOn);
   const [dayDraft, setDayDraft] = useState(props.followUpOn ?? '');
   const [dayError, setDayError] = useState<string | undefined>();
-  const [busy, setBusy] = useState<'stage' | 'owner' | 'follow-up' | undefined>();
-
-  async function changeStage(next: LeadStage) {
-    const previous = stage;
-    setStage(next);
-    setBusy('stage');
-    // Setting a stage is idempotent: safe to retry through a dropped connection.
-    const outcome = await callAction(() => actions.admin.leads.setStage({ email: props.email, stage: next }), { retryForMs: IDEMPOTENT_RETRY_MS });
-    setBusy(undefined);
-    if (outcome.ok) toast('success', `Stage: ${LEAD_STAGE_LABELS[next]}.`);
-    else {
-      setStage(previous);
-      toast('error', outcome.message);
-    }
-  }
-
-  async function changeOwner(next: string) {
-    const previous = owner;
-    setOwner(next);
-    setBusy('owner');
-    const outcome = await callAction(() => actions.admin.leads.assign({ email: props.email, ownerId: next === NOBODY ? null : next }), { retryForMs: IDEMPOTENT_RETRY_MS });
-    setBusy(undefined);
-    if (outcome.ok) toast('success', next === NOBODY ? 'Nobody owns this lead now.' : `Owned by ${props.admins.find((a) => a.id === next)?.label ?? 'the admin'}.`);
-    else {
-      setOwner(previous);
-      toast('error', outcome.message);
-    }
-  }
+  const [savingDay, setSavingDay] = useState(false);
 
   async function saveFollowUp(next: string | null) {
     if (next === '') {
       setDayError('Choose a day, or clear the follow-up');
       return;
     }
-    setBusy('follow-up');
+    setSavingDay(true);
     const outcome = await callAction(() => actions.admin.leads.setFollowUp({ email: props.email, followUpOn: next }), { retryForMs: IDEMPOTENT_RETRY_MS });
-    setBusy(undefined);
+    setSavingDay(false);
     if (outcome.ok) {
       setFollowUp(next);
       setDayDraft(next ?? '');
@@ -91,17 +70,17 @@ export default function LeadWorkPanel(props: Props) {
         <div className="grid gap-4">
           <SelectInput
             label="Stage"
-            value={stage}
-            onValue={(v) => void changeStage(v)}
+            value={stage.value}
+            onValue={(v) => void stage.change(v)}
             options={LEAD_STAGES.map((s) => ({ value: s, label: LEAD_STAGE_LABELS[s] }))}
-            hint={busy === 'stage' ? 'Saving…' : 'Saved at once, recorded in the activity log and on the timeline.'}
+            hint={stage.saving ? 'Saving…' : 'Saved at once, recorded in the activity log and on the timeline.'}
           />
           <SelectInput
             label="Owner"
-            value={owner}
-            onValue={(v) => void changeOwner(v)}
+            value={owner.value}
+            onValue={(v) => void owner.change(v)}
             options={[{ value: NOBODY, label: 'Nobody' }, ...props.admins.map((a) => ({ value: a.id, label: a.label }))]}
-            hint={busy === 'owner' ? 'Saving…' : 'Any admin of the site.'}
+            hint={owner.saving ? 'Saving…' : 'Any admin of the site.'}
           />
         </div>
       </Section>
@@ -117,11 +96,11 @@ export default function LeadWorkPanel(props: Props) {
         >
           <TextInput type="date" label="Follow up on" value={dayDraft} onValue={setDayDraft} min={props.today} error={dayError} hint="A day of the site’s time zone; the leads list shows who is due." />
           <div className="flex flex-wrap gap-2">
-            <button type="submit" disabled={busy === 'follow-up'} className="inline-flex h-10 items-center rounded-lg bg-brand-600 px-4 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60">
-              {busy === 'follow-up' ? 'Saving…' : 'Set follow-up'}
+            <button type="submit" disabled={savingDay} className="inline-flex h-10 items-center rounded-lg bg-brand-600 px-4 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60">
+              {savingDay ? 'Saving…' : 'Set follow-up'}
             </button>
             {followUp && (
-              <button type="button" disabled={busy === 'follow-up'} onClick={() => void saveFollowUp(null)} className="inline-flex h-10 items-center rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-ink hover:bg-slate-50 disabled:opacity-60">
+              <button type="button" disabled={savingDay} onClick={() => void saveFollowUp(null)} className="inline-flex h-10 items-center rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-ink hover:bg-slate-50 disabled:opacity-60">
                 Clear
               </button>
             )}
