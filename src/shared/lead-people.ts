@@ -272,6 +272,12 @@ const dayFormat = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'nume
 /** A day key (YYYY-MM-DD, a calendar day: no zone to apply) as a timeline heading: "Wednesday 25 November 2026". */
 export const dayHeading = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
 
+/** A follow-up day (a day key) beside today's in the site's time zone: due today, overdue, or still to come. */
+export function followUpLabel(day: string, today: string): string {
+  if (day === today) return 'Due today';
+  return day < today ? `Overdue since ${dayHeading(day)}` : `Follow up on ${dayHeading(day)}`;
+}
+
 /** A mail's kind as a label: "audit-confirmation" → "Audit confirmation". */
 export function mailKindLabel(kind: string): string {
   const words = kind.replace(/[-_]+/g, ' ').trim();

@@ -11,7 +11,7 @@ import { useInstantSave } from '../../components/admin/use-instant-save';
 import NotesSection, { type NoteItem } from '../../components/admin/NotesSection';
 import { Section, SelectInput, TextInput } from '../../components/admin/fields';
 import { toast } from '../../components/admin/toasts';
-import { dayHeading } from '../../shared/lead-people';
+import { dayHeading, followUpLabel } from '../../shared/lead-people';
 import { LEAD_NOTE_MAX, LEAD_STAGE_LABELS, LEAD_STAGES, type LeadStage } from '../../shared/schemas/lead-work';
 
 interface Props {
@@ -27,12 +27,6 @@ interface Props {
 }
 
 const NOBODY = '';
-
-/** "Due today", "Overdue since …" or "On …", for the day set. */
-function followUpState(day: string, today: string): string {
-  if (day === today) return 'Due today.';
-  return day < today ? `Overdue since ${dayHeading(day)}.` : `Set for ${dayHeading(day)}.`;
-}
 
 export default function LeadWorkPanel(props: Props) {
   // Setting a stage or an owner is idempotent: safe to retry through a dropped connection.
@@ -84,7 +78,7 @@ export default function LeadWorkPanel(props: Props) {
           />
         </div>
       </Section>
-      <Section title="Next follow-up" description={followUp ? followUpState(followUp, props.today) : 'No follow-up set.'}>
+      <Section title="Next follow-up" description={followUp ? `${followUpLabel(followUp, props.today)}.` : 'No follow-up set.'}>
         {/* The server's rule says what is wrong beside the field (the picker's min only greys earlier days). */}
         <form
           className="grid gap-3"

@@ -5,10 +5,8 @@
  * for the next); the email and a row of lead_reminders are written in one transaction, so a run that is
  * repeated (a restart, a second process) never sends an owner the same day's reminder twice.
  */
-import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { config } from '../../config';
 import { db } from '../../db';
-import { leadEvents, leadPeople, leadReminders, users } from '../../db/schema';
 import { defineJobKind, enqueueJob } from '../../jobs/queue';
 import { logger } from '../../logger';
 import { enqueueMail } from '../../mail/queue';
@@ -17,6 +15,7 @@ import { addDays, dayKeyIn, startOfDayIn } from '../../../shared/dates';
 import { dayHeading, peopleSearch, personHref } from '../../../shared/lead-people';
 import { leadStageLabel } from '../../../shared/schemas/lead-work';
 import { getSiteContent } from '../site/service';
+import { claimReminder, followUpsOwnedOn } from './work-repository';
 import { siteTimeZone } from '../site/time-zone';
 
 export const REMINDER_JOB = 'lead-reminders';
@@ -54,15 +53,8 @@ export function reminderEmail(to: { email: string; name: string }, day: string, 
 
 /** Each owner's leads due on `day`: active admins only (an owner who lost the role gets nothing). */
 async function dueByOwner(day: string) {
-  const latestName = sql<string>`coalesce((select ${leadEvents.name} from ${leadEvents} where lower(${leadEvents.email}) = ${leadPeople.email} and ${leadEvents.name} <> '' order by ${leadEvents.at} desc limit 1), '')`;
-  const rows = await db()
-    .select({ ownerId: users.id, ownerEmail: users.email, ownerName: users.name, email: leadPeople.email, stage: leadPeople.stage, name: latestName })
-    .from(leadPeople)
-    .innerJoin(users, eq(users.id, leadPeople.ownerId))
-    .where(and(isNotNull(leadPeople.ownerId), eq(leadPeople.followUpOn, day), eq(users.role, 'admin'), eq(users.emailVerified, true), eq(users.banned, false)))
-    .orderBy(asc(users.id), asc(leadPeople.email));
   const owners = new Map<string, { email: string; name: string; leads: { email: string; name: string; stage: string }[] }>();
-  for (const row of rows) {
+  for (const row of await followUpsOwnedOn(day)) {
     const owner = owners.get(row.ownerId) ?? { email: row.ownerEmail, name: row.ownerName, leads: [] };
     owner.leads.push({ email: row.email, name: row.name, stage: row.stage });
     owners.set(row.ownerId, owner);
@@ -79,8 +71,7 @@ export async function sendFollowUpReminders(day: string): Promise<number> {
   let sent = 0;
   for (const [ownerId, owner] of owners) {
     const queued = await db().transaction(async (tx) => {
-      const [claimed] = await tx.insert(leadReminders).values({ ownerId, day }).onConflictDoNothing().returning();
-      if (!claimed) return false;
+      if (!(await claimReminder(tx, ownerId, day))) return false;
       await enqueueMail(tx, { kind: 'lead-reminder', ...reminderEmail(owner, day, owner.leads.slice(0, MAX_LISTED), owner.leads.length, site) });
       return true;
     });

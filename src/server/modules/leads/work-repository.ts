@@ -5,7 +5,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, lt, lte, ne, sql } from 'drizzle-orm';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
-import { activityLog, leadEvents, leadNotes, leadPeople, users } from '../../db/schema';
+import { activityLog, leadEvents, leadNotes, leadPeople, leadReminders, users } from '../../db/schema';
 import { notByTeam } from './team';
 
 export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
@@ -81,16 +81,18 @@ export async function leadChangesOf(email: string, w: { before: Date | undefined
     .limit(w.limit);
 }
 
+/** A lead_people row's person's newest non-empty name (a correlated read of lead_events_person_at_idx). */
+const latestNameOfPerson = sql<string>`coalesce((select ${leadEvents.name} from ${leadEvents} where lower(${leadEvents.email}) = ${leadPeople.email} and ${leadEvents.name} <> '' order by ${leadEvents.at} desc limit 1), '')`;
+
 /**
  * Follow-ups due by `day` (today in the site's zone: today's and the overdue), soonest first, with each
  * person's latest name and owner. As the leads list's "follow-up due" filter: whatever the stage.
  */
 export async function dueFollowUps(day: string, limit: number, ex: Reader = db()) {
-  const latestName = sql<string>`coalesce((select ${leadEvents.name} from ${leadEvents} where lower(${leadEvents.email}) = ${leadPeople.email} and ${leadEvents.name} <> '' order by ${leadEvents.at} desc limit 1), '')`;
   const where = and(isNotNull(leadPeople.followUpOn), lte(leadPeople.followUpOn, day));
   const [rows, [count]] = await Promise.all([
     ex
-      .select({ email: leadPeople.email, followUpOn: leadPeople.followUpOn, stage: leadPeople.stage, name: latestName, ownerName: sql<string | null>`coalesce(nullif(${users.name}, ''), ${users.email})` })
+      .select({ email: leadPeople.email, followUpOn: leadPeople.followUpOn, stage: leadPeople.stage, name: latestNameOfPerson, ownerName: sql<string | null>`coalesce(nullif(${users.name}, ''), ${users.email})` })
       .from(leadPeople)
       .leftJoin(users, eq(users.id, leadPeople.ownerId))
       .where(where)
@@ -99,4 +101,20 @@ export async function dueFollowUps(day: string, limit: number, ex: Reader = db()
     ex.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(leadPeople).where(where),
   ]);
   return { rows: rows.map((r) => ({ ...r, followUpOn: r.followUpOn! })), total: count?.n ?? 0 };
+}
+
+/** The leads falling due on exactly `day`, with their owner, for owners who are active admins; by owner. */
+export async function followUpsOwnedOn(day: string, ex: Reader = db()) {
+  return ex
+    .select({ ownerId: users.id, ownerEmail: users.email, ownerName: users.name, email: leadPeople.email, stage: leadPeople.stage, name: latestNameOfPerson })
+    .from(leadPeople)
+    .innerJoin(users, eq(users.id, leadPeople.ownerId))
+    .where(and(eq(leadPeople.followUpOn, day), eq(users.role, 'admin'), eq(users.emailVerified, true), eq(users.banned, false)))
+    .orderBy(asc(users.id), asc(leadPeople.email));
+}
+
+/** Marks `day`'s reminder to the owner as sent; false when it was already (another run, another process). */
+export async function claimReminder(tx: Executor, ownerId: string, day: string): Promise<boolean> {
+  const [claimed] = await tx.insert(leadReminders).values({ ownerId, day }).onConflictDoNothing().returning();
+  return Boolean(claimed);
 }
