@@ -194,6 +194,25 @@ const envSchema = z.object({
       }
       return v;
     }),
+  /** Cal.com's webhook secret (Settings → Developer → Webhooks): bookings made there come back to the lead. */
+  BOOKING_WEBHOOK_SECRET_CALCOM: webhookSecret(),
+  /** Calendly's webhook signing key (set when the webhook subscription is made through its API). */
+  BOOKING_WEBHOOK_SECRET_CALENDLY: webhookSecret(),
+  /** The generic booking webhook's secret (Standard Webhooks: whsec_ and base64 of 24 to 64 random bytes). */
+  BOOKING_WEBHOOK_SECRET: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      const base64 = v.startsWith('whsec_') ? v.slice(6) : v;
+      const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(base64) ? Buffer.from(base64, 'base64').length : 0;
+      if (bytes < 24 || bytes > 64) {
+        ctx.addIssue({ code: 'custom', message: 'must be whsec_ followed by the base64 of 24 to 64 random bytes (e.g. "whsec_$(openssl rand -base64 32)")' });
+        return z.NEVER;
+      }
+      return v;
+    }),
   /** Ports a website audit may connect to besides 80 and 443 (comma-separated, e.g. 8080,8443). */
   AUDIT_EXTRA_PORTS: z
     .string()
@@ -223,6 +242,16 @@ const envSchema = z.object({
       return names;
     }),
 });
+
+/** A scheduler's shared secret: unset, or long enough not to be guessed. */
+function webhookSecret() {
+  return z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters (e.g. the output of openssl rand -hex 32)');
+}
 
 function seconds(fallback: number) {
   return wholeNumber('seconds', fallback, (n) => n.min(0, 'must be 0 or more').max(31_536_000, 'must be at most a year (31536000)'));

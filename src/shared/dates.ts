@@ -27,6 +27,8 @@ const STYLES = {
   'day-time': ['en-GB', { day: 'numeric', month: 'short', ...h23 }],
   /** "09:30:05": under a day heading. */
   time: ['en-GB', { ...h23, second: '2-digit' }],
+  /** "Thu, 3 Dec 2026, 10:00": a booked call. */
+  appointment: ['en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', ...h23 }],
   /** "09:30": a message in a conversation. */
   'hour-minute': ['en-GB', h23],
   /** "Mar 14, 2025": when only the day matters. */

@@ -8,15 +8,19 @@ import { cleanAttribution, type AttributionKey, type AuditAttribution } from './
 import { OTHER } from './utm';
 import { z } from './zod';
 
-export const LEAD_KINDS = ['audit-request', 'chat-lead', 'sign-up', 'book-call', 'report-opened'] as const;
+export const LEAD_KINDS = ['audit-request', 'chat-lead', 'sign-up', 'book-call', 'call-booked', 'report-opened'] as const;
 export type LeadKind = (typeof LEAD_KINDS)[number];
 export const LEAD_KIND_LABELS: Record<LeadKind, string> = {
   'audit-request': 'Audit requests',
   'chat-lead': 'Chat leads',
   'sign-up': 'Sign-ups',
   'book-call': 'Book-a-call clicks',
+  'call-booked': 'Calls booked',
   'report-opened': 'Reports opened',
 };
+
+/** A call booked on the external scheduler, reported by its webhook (refId: the booking). */
+export const CALL_BOOKED_KIND: LeadKind = 'call-booked';
 
 /**
  * Kinds that follow up a lead already made (an audit report opened by its requester): on the timeline and

@@ -13,6 +13,7 @@ export const LEAD_KIND_ONE: Record<LeadKind, string> = {
   'chat-lead': 'Chat lead',
   'sign-up': 'Sign-up',
   'book-call': 'Book-a-call click',
+  'call-booked': 'Call booked',
   'report-opened': 'Report opened',
 };
 

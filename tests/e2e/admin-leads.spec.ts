@@ -8,6 +8,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { calComBody, calComHeaders } from '../support/booking-webhooks';
 import { ADMIN_STATE, freshClientIp, gotoHydrated } from './support/accounts';
 
 test.use({ storageState: ADMIN_STATE });
@@ -180,6 +181,57 @@ test('the admin works a lead: stage, owner, follow-up day and a note, each on th
   await expect(page.getByText('No follow-up set.').first()).toBeVisible();
   await page.goto('/admin/leads?due=1');
   await expect(page.locator(`tr[data-person-row="${email}"]`)).toHaveCount(0);
+});
+
+test('a campaign visitor’s booking comes back: the book-a-call link takes the campaign to the scheduler, a signed Cal.com webhook moves the lead to Call booked on the timeline and the list', async ({ page, browser, request }) => {
+  const id = unique();
+  const email = `bea-${id}@example.com`;
+  const campaign = `winter-${id}`;
+
+  // The visitor's "Book a call" links take the campaign to the scheduler.
+  const visitorContext = await browser.newContext({ storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(`/?utm_source=newsletter&utm_medium=email&utm_campaign=${campaign}`);
+  await gotoHydrated(visitor, '/services');
+  // The scheduler is not reachable from the test machine: its page is answered here.
+  await visitorContext.route(/^https:\/\/(cal\.com|calendly\.com)\//, (route) => route.fulfill({ contentType: 'text/html', body: '<title>Scheduler</title>' }));
+  const [scheduler] = await Promise.all([visitorContext.waitForEvent('page'), visitor.locator('a[data-book-call]').first().click()]);
+  await scheduler.waitForLoadState();
+  const bookingUrl = new URL(scheduler.url());
+  expect(bookingUrl.searchParams.get('utm_campaign')).toBe(campaign);
+  expect(bookingUrl.searchParams.get('utm_source')).toBe('newsletter');
+  expect(bookingUrl.searchParams.get('utm_medium')).toBe('email');
+  await visitorContext.close();
+  await visitorRequestsAudit(browser, { fullName: `Bea ${id}`, email, business: `Bea Physio ${id}`, landing: `/?utm_source=newsletter&utm_medium=email&utm_campaign=${campaign}` });
+
+  await gotoHydrated(page, `/admin/leads/${base64url(email)}`);
+  const panel = page.locator('[data-lead-work]');
+  await panel.getByLabel('Stage').selectOption('contacted');
+  await expect(page.getByText('Stage: Contacted.')).toBeVisible();
+
+  // Cal.com tells the site about the booking, signed, with the campaign the link carried.
+  const start = new Date(Date.now() + 7 * 86_400_000);
+  start.setUTCHours(10, 0, 0, 0);
+  const body = calComBody('BOOKING_CREATED', { uid: `cal-${id}`, email, name: `Bea ${id}`, startTime: start.toISOString(), utm: { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: campaign } });
+  const delivered = await request.post('/api/webhooks/booking', { data: body, headers: calComHeaders(body) });
+  expect(delivered.status()).toBe(200);
+  // The same delivery again is a replay; a forged one is refused.
+  expect((await request.post('/api/webhooks/booking', { data: body, headers: calComHeaders(body) })).status()).toBe(409);
+  expect((await request.post('/api/webhooks/booking', { data: body, headers: calComHeaders(body, 'not-the-secret-0123456789') })).status()).toBe(401);
+
+  await gotoHydrated(page, `/admin/leads/${base64url(email)}`);
+  await expect(panel.getByLabel('Stage')).toHaveValue('call-booked');
+  const booked = page.locator('[data-timeline-entry="lead"]').filter({ hasText: 'Booked a call' });
+  await expect(booked).toHaveCount(1);
+  await expect(booked.locator('[data-booking]')).toHaveText(/^For \w{3}, \d{1,2} \w{3} \d{4}, \d\d:00 · Cal\.com$/);
+  await expect(page.locator('[data-person-next-call]')).toHaveText(/^\w{3}, \d{1,2} \w{3} \d{4}, \d\d:00 · Cal\.com$/);
+  await expect(booked.locator('[data-lead-source]')).toContainText(`Via newsletter / email / ${campaign}`);
+  await expect(page.locator('[data-timeline-entry="lead-stage"]').first()).toContainText('Stage: Contacted → Call booked');
+  await expect(page.locator('[data-timeline-entry="lead-stage"]').first()).toContainText('By Cal.com');
+  await screenshotsAndAxe(page, 'lead-call-booked');
+
+  await page.goto(`/admin/leads?stage=call-booked&q=${encodeURIComponent(email)}`);
+  await expect(page.locator(`tr[data-person-row="${email}"] [data-person-stage]`)).toHaveText('Call booked');
 });
 
 test('a chat lead with the same email (in other case) joins the person: the messages as text, the conversation linked', async ({ page, playwright, baseURL }) => {

@@ -12,7 +12,7 @@ import { allPublicPaths } from './support/public-pages';
 test.use({ storageState: ADMIN_STATE });
 
 const PERIODS = [7, 30, 90] as const;
-const LEAD_KINDS = ['audit-request', 'chat-lead', 'sign-up', 'book-call'] as const;
+const LEAD_KINDS = ['audit-request', 'chat-lead', 'sign-up', 'book-call', 'call-booked'] as const;
 /** A normal desktop Chrome: the analytics count nobody whose user agent says HeadlessChrome (a bot). */
 const DESKTOP_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 /** A name Chart.js (v4) keeps in its bundle after minifying: a plugin hook. */

@@ -49,7 +49,7 @@ describe('listPeople', () => {
     const ann = rows[0]!;
     expect(ann.name).toBe('Ann Smith'); // the newest non-empty name
     expect(ann.total).toBe(3);
-    expect(ann.counts).toEqual({ 'audit-request': 1, 'chat-lead': 1, 'sign-up': 0, 'book-call': 1, 'report-opened': 0 });
+    expect(ann.counts).toEqual({ 'audit-request': 1, 'chat-lead': 1, 'sign-up': 0, 'book-call': 1, 'call-booked': 0, 'report-opened': 0 });
     expect(ann.firstKind).toBe('book-call');
     expect(ann.firstSource).toMatchObject({ referrer: 'https://www.Search.example/q?x', sourcePage: '/services', utmSource: '' });
     expect(ann.firstAt.toISOString()).toBe(minutes(1).toISOString());

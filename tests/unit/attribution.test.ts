@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ATTRIBUTION_INPUTS } from '../../src/features/attribution/fields';
-import { ATTRIBUTION_STORAGE_KEY, captureAttribution, fillAttributionInputs, readAttribution } from '../../src/features/attribution/store';
+import { ATTRIBUTION_STORAGE_KEY, captureAttribution, fillAttributionInputs, readAttribution, tagBookingLink } from '../../src/features/attribution/store';
 import { ATTRIBUTION_FIELDS } from '../../src/shared/schemas/audit';
 import {
   attributionOf,
@@ -104,6 +104,21 @@ describe('captureAttribution / readAttribution', () => {
     expect(Object.fromEntries(ATTRIBUTION_INPUTS)).toEqual(ATTRIBUTION_FIELDS);
   });
 
+  it('carries the visit’s UTM values on a book-a-call link, unless the link names its own or is no URL', () => {
+    const links = [{ href: 'https://cal.com/agency/discovery' }, { href: 'https://calendly.com/agency/30min?month=2026-12' }, { href: 'https://cal.com/x?utm_source=site' }, { href: 'not a url' }];
+    for (const link of links) tagBookingLink(link as HTMLAnchorElement, { sourcePage: '/', referrer: 'https://news.example', utmSource: 'newsletter', utmCampaign: 'winter sale' });
+    expect(links.map((l) => l.href)).toEqual([
+      'https://cal.com/agency/discovery?utm_source=newsletter&utm_campaign=winter+sale',
+      'https://calendly.com/agency/30min?month=2026-12&utm_source=newsletter&utm_campaign=winter+sale',
+      'https://cal.com/x?utm_source=site',
+      'not a url',
+    ]);
+    // A visit without UTM values leaves the link as it is.
+    const plain = { href: 'https://cal.com/agency/discovery' };
+    tagBookingLink(plain as HTMLAnchorElement, { sourcePage: '/' });
+    expect(plain.href).toBe('https://cal.com/agency/discovery');
+  });
+
   it('fills the hidden inputs by their data-attribution key, emptying the ones the visit has no value for', () => {
     const inputs = ATTRIBUTION_INPUTS.map(([key, name]) => ({ name, value: 'stale', dataset: { attribution: key } }));
     const root = { querySelectorAll: () => inputs } as unknown as ParentNode;
@@ -172,8 +187,8 @@ describe('the overview period', () => {
       { day: '2026-11-24', kind: 'other', n: 4 },
     ]);
     expect(rows).toHaveLength(7);
-    expect(rows[0]).toEqual({ day: '2026-11-25', counts: { 'audit-request': 0, 'chat-lead': 0, 'sign-up': 1, 'book-call': 2, 'report-opened': 0 }, total: 3 });
-    expect(rows.at(-1)).toEqual({ day: '2026-11-19', counts: { 'audit-request': 0, 'chat-lead': 0, 'sign-up': 1, 'book-call': 0, 'report-opened': 0 }, total: 1 });
+    expect(rows[0]).toEqual({ day: '2026-11-25', counts: { 'audit-request': 0, 'chat-lead': 0, 'sign-up': 1, 'book-call': 2, 'call-booked': 0, 'report-opened': 0 }, total: 3 });
+    expect(rows.at(-1)).toEqual({ day: '2026-11-19', counts: { 'audit-request': 0, 'chat-lead': 0, 'sign-up': 1, 'book-call': 0, 'call-booked': 0, 'report-opened': 0 }, total: 1 });
     expect(rows.reduce((s, d) => s + d.total, 0)).toBe(4);
   });
 

@@ -101,6 +101,7 @@ describe('request bodies', () => {
     expect(bodyPolicyFor('/api/admin/media')).toEqual({ limit: 12 * 1024 * 1024, reader: 'route' });
     expect(bodyPolicyFor('/api/admin/media/abc').limit).toBe(16 * 1024);
     expect(bodyPolicyFor('/api/lead-events')).toEqual({ limit: 8 * 1024, reader: 'route' });
+    expect(bodyPolicyFor('/api/webhooks/booking')).toEqual({ limit: 64 * 1024, reader: 'route' });
     expect(bodyPolicyFor('/api/chat/messages')).toEqual({ limit: 16 * 1024, reader: 'middleware' });
     expect(bodyPolicyFor('/auth')).toEqual({ limit: MAX_URLENCODED_BYTES, reader: 'middleware' });
     // The Action that will run decides, not the page it was posted to.

@@ -18,6 +18,7 @@ export const ATTRIBUTION_VALUE_MAX = 100;
 
 /** The utm_* parameters kept (utm_source → utmSource …). */
 const UTM_NAMES = ['source', 'medium', 'campaign', 'term', 'content'] as const;
+const utmKey = (name: string) => `utm${name[0]!.toUpperCase()}${name.slice(1)}` as AttributionKey;
 
 type Reader = Pick<Storage, 'getItem'>;
 type ReadWriter = Pick<Storage, 'getItem' | 'setItem'>;
@@ -58,7 +59,7 @@ export function captureAttribution(location: Pick<Location, 'pathname' | 'search
     for (const name of UTM_NAMES) {
       const v = params.get(`utm_${name}`);
       if (v) {
-        found[`utm${name[0]!.toUpperCase()}${name.slice(1)}` as AttributionKey] = v.slice(0, ATTRIBUTION_VALUE_MAX);
+        found[utmKey(name)] = v.slice(0, ATTRIBUTION_VALUE_MAX);
         hasUtm = true;
       }
     }
@@ -78,5 +79,25 @@ export function captureAttribution(location: Pick<Location, 'pathname' | 'search
 export function fillAttributionInputs(root: ParentNode, attribution: Attribution): void {
   for (const input of root.querySelectorAll<HTMLInputElement>('input[data-attribution]')) {
     input.value = attribution[input.dataset.attribution as AttributionKey] ?? '';
+  }
+}
+
+/**
+ * Carries the visit's UTM values on a "Book a call" link as it is followed: Calendly and Cal.com keep them
+ * with the booking and send them back in their webhooks, so a booking made by a visitor who never left an
+ * email is still attributed (issue 23). A link that names UTM values of its own keeps them. Done on the
+ * click, not on load: the landing page's script budget pays for a few bytes, not a walk over the links.
+ */
+export function tagBookingLink(link: HTMLAnchorElement, attribution: Attribution): void {
+  try {
+    const url = new URL(link.href);
+    if (url.search.includes('utm_')) return;
+    for (const name of UTM_NAMES) {
+      const value = attribution[utmKey(name)];
+      if (value) url.searchParams.set(`utm_${name}`, value);
+    }
+    link.href = url.href;
+  } catch {
+    // Not a URL the browser can read: the link stays as the admin wrote it.
   }
 }

@@ -498,6 +498,66 @@ export const leadReminders = pgTable(
   (t) => [primaryKey({ columns: [t.ownerId, t.day] })],
 );
 
+/**
+ * A call booked on the external scheduler (issue 23), as its webhooks told us: one row per booking of the
+ * provider, its latest state. A reschedule that the provider sends as a new booking (Cal.com, Calendly)
+ * moves this row to the new id and time, so a person's booking is one row whatever its history.
+ */
+export const bookings = pgTable(
+  "bookings",
+  {
+    id: text("id").primaryKey(),
+    /** 'cal.com' | 'calendly' | 'webhook' (src/server/modules/bookings/payloads.ts) */
+    provider: text("provider").notNull(),
+    /** The provider's id of the booking (Cal.com uid, Calendly invitee URI, the generic form's id). */
+    externalId: text("external_id").notNull(),
+    /** Lower-cased, as lead_people.email. */
+    email: text("email").notNull(),
+    startsAt: at("starts_at"),
+    /** 'booked' | 'cancelled' */
+    status: text("status").notNull(),
+    /** The person's stage before this booking moved it to "call booked" (a cancellation goes back to it). */
+    stageBefore: text("stage_before"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("bookings_provider_external_idx").on(t.provider, t.externalId),
+    index("bookings_email_idx").on(t.email),
+  ],
+);
+
+/** A booking's later changes (rescheduled, cancelled), for the person's timeline. */
+export const bookingChanges = pgTable(
+  "booking_changes",
+  {
+    id: text("id").primaryKey(),
+    bookingId: text("booking_id")
+      .notNull()
+      .references(() => bookings.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    at: at("at").notNull().defaultNow(),
+    /** 'rescheduled' | 'cancelled' */
+    action: text("action").notNull(),
+    startsAt: at("starts_at"),
+  },
+  (t) => [index("booking_changes_email_at_idx").on(t.email, t.at)],
+);
+
+/**
+ * Webhook deliveries already taken (replay refusal): the provider and the delivery's own key (its id, or
+ * its signature where the provider sends no id). Kept a day, far longer than a signature is accepted.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    provider: text("provider").notNull(),
+    deliveryKey: text("delivery_key").notNull(),
+    receivedAt: at("received_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.deliveryKey] }), index("webhook_deliveries_received_idx").on(t.receivedAt)],
+);
+
 /** The team's notes on a person (issue 23): never shown or sent to the person. */
 export const leadNotes = pgTable(
   "lead_notes",
@@ -728,7 +788,7 @@ export const leadEvents = pgTable(
   {
     id: text("id").primaryKey(),
     at: at("at").notNull().defaultNow(),
-    /** 'audit-request' | 'chat-lead' | 'sign-up' | 'book-call' | 'report-opened' */
+    /** LEAD_KINDS of src/shared/lead-events.ts: 'audit-request' | 'chat-lead' | 'sign-up' | 'book-call' | 'call-booked' | 'report-opened' */
     kind: text("kind").notNull(),
     email: text("email").notNull().default(""),
     name: text("name").notNull().default(""),

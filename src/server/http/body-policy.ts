@@ -18,6 +18,7 @@
  */
 import { VISIT_BEACON_MAX_BYTES, VISITS_API_PATH } from '../../shared/analytics';
 import { CONTENT_IMPORT_PATH, MAX_CONTENT_FILE_BYTES } from '../../shared/content-transfer';
+import { BOOKING_WEBHOOK_MAX_BYTES } from '../../shared/booking-webhooks';
 import { FORM_POST_PAGES } from '../../shared/form-pages';
 import { LEAD_EVENT_MAX_BYTES } from '../../shared/lead-events';
 import { MEDIA_API_PATH } from '../../shared/media-library';
@@ -63,6 +64,8 @@ const ROUTE_POLICIES: ReadonlyArray<{ path: string; policy: BodyPolicy }> = [
   { path: VISITS_API_PATH, policy: { limit: VISIT_BEACON_MAX_BYTES, reader: 'route' } },
   { path: '/api/page-views', policy: { limit: PAGE_TIME_MAX_BYTES, reader: 'route' } },
   { path: '/api/lead-events', policy: { limit: LEAD_EVENT_MAX_BYTES, reader: 'route' } },
+  // The scheduler's booking webhooks: read raw by the route, whose signature check needs the exact bytes.
+  { path: '/api/webhooks/booking', policy: { limit: BOOKING_WEBHOOK_MAX_BYTES, reader: 'route' } },
   // The free-audit form (a 2,000-character message at most) and the chat (1,000 characters a message).
   { path: '/api/audit-requests', policy: { limit: 32 * KB, reader: 'middleware' } },
   { path: '/api/chat/*', policy: { limit: 16 * KB, reader: 'middleware' } },

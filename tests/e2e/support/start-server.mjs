@@ -23,6 +23,8 @@ const env = {
   // The website check's fixture sites (tests/support/audit-fixture-sites.ts), which specs start on ports of
   // their own: these .test names reach 127.0.0.1 (tests only; the server warns at start).
   AUDIT_FIXTURE_HOSTS: 'good.test,bad.test,redirect.test,slow.test,bomb.test,big.test,pdf.test,error.test,missing.test,evil.test',
+  // The booking webhooks' secrets, as tests/support/booking-webhooks.ts signs with them.
+  BOOKING_WEBHOOK_SECRET_CALCOM: 'calcom-test-secret-0123456789',
 };
 // The checks add Lighthouse in the test machines' Chromium, as a server configured with one does.
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -9,11 +9,12 @@
 import { db } from '../../db';
 import { requireAdmin } from '../users/service';
 import { toCsv } from '../../../shared/csv';
-import { isLeadKind, LEAD_KIND_LABELS, LEAD_KINDS, type LeadKind } from '../../../shared/lead-events';
+import { CALL_BOOKED_KIND, isLeadKind, LEAD_KIND_LABELS, LEAD_KINDS, type LeadKind } from '../../../shared/lead-events';
 import { withoutBidiControls } from '../../../shared/text-controls';
 import { firstSourceLabel, LEAD_KIND_ONE, mergeTimeline, normalizeEmail, PEOPLE_PER_PAGE, type MergedPage, type PeopleQuery } from '../../../shared/lead-people';
 import * as repo from './people-repository';
 import * as workRepo from './work-repository';
+import * as bookingsRepo from '../bookings/repository';
 import { siteToday } from './work';
 import { leadStageLabel } from '../../../shared/schemas/lead-work';
 
@@ -86,6 +87,9 @@ export async function findPerson(email: string) {
   return { ...shown(person), member };
 }
 
+/** The person's next call booked on the scheduler (from now on), if any. */
+export const nextCallOf = (email: string, now = new Date()) => bookingsRepo.nextBookingOf(normalizeEmail(email), now);
+
 // ---------------------------------------------------------------------------------------------------------
 // The timeline, newest first.
 
@@ -106,6 +110,8 @@ export type TimelineEntry = Base &
         conversationId?: string;
         /** A book-a-call click: the page the link was on. */
         page?: string;
+        /** A call booked: the booking as it is now (its changes are entries of their own). */
+        booking?: { provider: string; startsAt: Date | null; status: string };
         sourcePage: string;
         referrer: string;
         utm: { source: string; medium: string; campaign: string; term: string; content: string };
@@ -117,6 +123,7 @@ export type TimelineEntry = Base &
     | { type: 'lead-owner'; to: string | null; actorEmail: string }
     | { type: 'lead-follow-up'; to: string | null; actorEmail: string }
     | { type: 'lead-note'; authorName: string; body: string }
+    | { type: 'booking-change'; action: string; startsAt: Date | null; provider: string }
     | { type: 'chat-started'; conversationId: string }
     | { type: 'chat-message'; conversationId: string; author: string; body: string }
     | { type: 'mail'; kind: string; subject: string; sentAt: Date | null; attempts: number; failed: boolean }
@@ -149,16 +156,18 @@ export async function personTimeline(email: string, options: { before?: Date; li
   const businessOf = (id: string) => requestById.get(id)?.businessName ?? '';
   const conversationIds = new Set(conversations.map((c) => c.id));
 
-  const [events, changes, notes, leadChanges, leadNotes, messages, mails, pageTimes] = await Promise.all([
+  const [events, changes, notes, leadChanges, leadNotes, bookingChanges, messages, mails, pageTimes] = await Promise.all([
     repo.leadEventsOf(key, w),
     repo.auditChangesOf(requestIds, w),
     repo.auditNotesOf(requestIds, w),
     workRepo.leadChangesOf(key, w),
     workRepo.leadNotesOf(key, w),
+    bookingsRepo.bookingChangesOf(key, w),
     repo.chatMessagesOf([...conversationIds], w),
     repo.mailsTo(key, w),
     member ? repo.pageTimesOf(member.id, w) : Promise.resolve([]),
   ]);
+  const bookingById = new Map((await bookingsRepo.bookingsByIds(events.filter((e) => e.kind === CALL_BOOKED_KIND && e.refId).map((e) => e.refId!))).map((b) => [b.id, b]));
   const started = conversations
     .filter((c) => !options.before || c.createdAt < options.before)
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
@@ -179,6 +188,7 @@ export async function personTimeline(email: string, options: { before?: Date; li
           auditRequest: request,
           conversationId: e.kind === 'chat-lead' && e.refId && conversationIds.has(e.refId) ? e.refId : undefined,
           page: e.kind === 'book-call' ? (e.refId ?? undefined) : undefined,
+          booking: e.kind === CALL_BOOKED_KIND && e.refId ? bookingById.get(e.refId) : undefined,
           sourcePage: e.sourcePage,
           referrer: e.referrer,
           utm: { source: e.utmSource, medium: e.utmMedium, campaign: e.utmCampaign, term: e.utmTerm, content: e.utmContent },
@@ -196,6 +206,7 @@ export async function personTimeline(email: string, options: { before?: Date; li
     page(notes.map((n): TimelineEntry => ({ id: `note:${n.id}`, at: n.at, type: 'audit-note', requestId: n.requestId, businessName: businessOf(n.requestId), authorName: n.authorName, body: n.body }))),
     page(leadChanges.map((c) => leadChangeEntry(c))),
     page(leadNotes.map((n): TimelineEntry => ({ id: `lead-note:${n.id}`, at: n.at, type: 'lead-note', authorName: n.authorName, body: n.body }))),
+    page(bookingChanges.map((b): TimelineEntry => ({ id: `booking:${b.id}`, at: b.at, type: 'booking-change', action: b.action, startsAt: b.startsAt, provider: b.provider }))),
     // A message and the conversation's start share a millisecond: "chat:0" sorts the start below it.
     page(started.map((c): TimelineEntry => ({ id: `chat:0:${c.id}`, at: c.createdAt, type: 'chat-started', conversationId: c.id }))),
     page(messages.map((m): TimelineEntry => ({ id: `chat:1:${String(m.seq).padStart(16, '0')}`, at: m.at, type: 'chat-message', conversationId: m.conversationId, author: m.author, body: withoutBidiControls(m.body) }))),

@@ -7,7 +7,7 @@
 import { db } from '../../db';
 import { dayKeyIn } from '../../../shared/dates';
 import { dayHeading, normalizeEmail } from '../../../shared/lead-people';
-import { followUpDaySchema, isLeadStage, LEAD_STAGE_LABELS, leadNoteSchema, type LeadStage } from '../../../shared/schemas/lead-work';
+import { followUpDaySchema, isLeadStage, LEAD_STAGE_LABELS, leadNoteSchema, leadStageLabel, type LeadStage } from '../../../shared/schemas/lead-work';
 import { insertActivity } from '../activity/repository';
 import { listAdmins } from '../audit/repository';
 import { siteTimeZone } from '../site/time-zone';
@@ -54,14 +54,41 @@ export async function leadWorkOf(email: string) {
   };
 }
 
+/** Moves the (locked) person to `stage` and records who did it: an admin, or the scheduler by name. */
+async function writeStage(tx: repo.Executor, key: string, from: string, stage: LeadStage, by: { id: string | null; email: string }) {
+  await repo.updateLeadWork(key, { stage }, tx);
+  await insertActivity(tx, {
+    actorId: by.id,
+    actorEmail: by.email,
+    entityType: repo.LEAD_ENTITY,
+    entityId: key,
+    action: 'stage',
+    summary: `${key}: ${leadStageLabel(from)} → ${LEAD_STAGE_LABELS[stage]}`,
+    before: { stage: from },
+    after: { stage },
+  });
+}
+
 export async function setLeadStage(actorId: string | undefined, email: string, stage: LeadStage) {
   return leadWrite(actorId, email, async (tx, actor, row, key) => {
     if (row.stage === stage) return { changed: false };
-    await repo.updateLeadWork(key, { stage }, tx);
-    const from = LEAD_STAGE_LABELS[row.stage as LeadStage] ?? row.stage;
-    await record(tx, actor, key, { action: 'stage', summary: `${key}: ${from} → ${LEAD_STAGE_LABELS[stage]}`, before: { stage: row.stage }, after: { stage } });
+    await writeStage(tx, key, row.stage, stage, actor);
     return { changed: true };
   });
+}
+
+/**
+ * A stage the scheduler set (a call booked, or cancelled back), inside the caller's transaction: no admin
+ * behind it, so the activity log names the scheduler (`via`). `keep` leaves a stage as it is (a client who
+ * books a call stays a client). Returns the stage before, or undefined when nothing changed.
+ */
+export async function setStageFromBooking(tx: repo.Executor, email: string, stage: LeadStage, via: string, keep: (current: LeadStage) => boolean = () => false) {
+  const key = normalizeEmail(email);
+  const row = await repo.lockLeadWork(key, tx);
+  const current: LeadStage = isLeadStage(row.stage) ? row.stage : 'new';
+  if (current === stage || keep(current)) return undefined;
+  await writeStage(tx, key, current, stage, { id: null, email: via });
+  return current;
 }
 
 /** Gives the lead to an admin (verified, active), or to nobody with null. */

@@ -1,0 +1,65 @@
+/**
+ * A booking comes back (issue 23, decision 047): a verified webhook's notice becomes, in one transaction,
+ * the delivery taken once (a replay is refused), the booking's row, a "call booked" lead event on the person
+ * (matched by email; a new email is a new lead, attributed by the scheduler's UTM values), the person moved
+ * to "Call booked" (or back when the call is cancelled), and the booking's later changes for the timeline.
+ */
+import { db } from '../../db';
+import { BOOKING_PROVIDER_LABELS, type BookingNotice } from '../../../shared/booking-webhooks';
+import { CALL_BOOKED_KIND } from '../../../shared/lead-events';
+import type { LeadStage } from '../../../shared/schemas/lead-work';
+import { insertLeadEvent } from '../leads/repository';
+import { setStageFromBooking } from '../leads/work';
+import * as repo from './repository';
+
+export type BookingOutcome =
+  | { kind: 'replay' }
+  /** A cancellation of a booking this site never heard of: nothing to undo. */
+  | { kind: 'unknown-booking' }
+  | { kind: 'recorded'; bookingId: string; action: BookingNotice['action'] | 'unchanged' };
+
+/** The stage a cancelled call leaves the person in when nothing was recorded before it. */
+const STAGE_AFTER_UNKNOWN: LeadStage = 'contacted';
+
+export async function receiveBooking(delivery: { deliveryKey: string }, notice: BookingNotice, now: Date = new Date()): Promise<BookingOutcome> {
+  const via = BOOKING_PROVIDER_LABELS[notice.provider];
+  return db().transaction(async (tx): Promise<BookingOutcome> => {
+    if (!(await repo.takeDelivery(notice.provider, delivery.deliveryKey, now, tx))) return { kind: 'replay' };
+
+    // A client who books another call stays a client; anyone else now has a call booked.
+    const bookCall = () => setStageFromBooking(tx, notice.email, 'call-booked', via, (current) => current === 'client');
+
+    const current = await repo.lockBooking(notice.provider, notice.externalId, tx);
+    const previous = notice.previousExternalId ? await repo.lockBooking(notice.provider, notice.previousExternalId, tx) : undefined;
+    const booking = current ?? previous;
+
+    if (notice.action === 'cancelled') {
+      if (!booking) return { kind: 'unknown-booking' };
+      if (booking.status === 'cancelled') return { kind: 'recorded', bookingId: booking.id, action: 'unchanged' };
+      await repo.updateBooking(tx, booking.id, { status: 'cancelled' });
+      await repo.insertBookingChange(tx, { bookingId: booking.id, email: booking.email, action: 'cancelled', startsAt: booking.startsAt });
+      // Back to where the person was, unless another call is still on or the team moved them on since.
+      if (!(await repo.hasOtherActiveBooking(booking.email, booking.id, tx))) {
+        await setStageFromBooking(tx, booking.email, booking.stageBefore && booking.stageBefore !== 'call-booked' ? (booking.stageBefore as LeadStage) : STAGE_AFTER_UNKNOWN, via, (stage) => stage !== 'call-booked');
+      }
+      return { kind: 'recorded', bookingId: booking.id, action: 'cancelled' };
+    }
+
+    if (booking) {
+      const moved = booking.externalId !== notice.externalId || booking.startsAt?.getTime() !== notice.startsAt?.getTime();
+      const revived = booking.status === 'cancelled';
+      if (!moved && !revived) return { kind: 'recorded', bookingId: booking.id, action: 'unchanged' };
+      const stageBefore = await bookCall();
+      await repo.updateBooking(tx, booking.id, { externalId: notice.externalId, startsAt: notice.startsAt, status: 'booked', ...(stageBefore ? { stageBefore } : {}) });
+      await repo.insertBookingChange(tx, { bookingId: booking.id, email: booking.email, action: 'rescheduled', startsAt: notice.startsAt });
+      return { kind: 'recorded', bookingId: booking.id, action: 'rescheduled' };
+    }
+
+    // A new booking (or a reschedule of one this site missed): a lead event, then the stage.
+    const made = await repo.insertBooking(tx, { provider: notice.provider, externalId: notice.externalId, email: notice.email, startsAt: notice.startsAt, status: 'booked', stageBefore: null });
+    await insertLeadEvent(tx, { kind: CALL_BOOKED_KIND, email: notice.email, name: notice.name, userId: await repo.memberIdOf(notice.email, tx), refId: made.id, attribution: notice.attribution });
+    const stageBefore = await bookCall();
+    if (stageBefore) await repo.updateBooking(tx, made.id, { stageBefore });
+    return { kind: 'recorded', bookingId: made.id, action: 'booked' };
+  });
+}

@@ -1,0 +1,214 @@
+/**
+ * Bookings come back (issue 23, src/server/modules/bookings): POST /api/webhooks/booking as Cal.com, Calendly
+ * and the generic Standard Webhooks form send it. A booking is a "call booked" lead event on the person
+ * (matched by email, made when new, attributed by the scheduler's UTM values), moves them to "Call booked"
+ * (a client stays a client) and back when cancelled; a reschedule moves the booking. Bad and missing
+ * signatures, replays, stale deliveries, unknown events, malformed JSON and 1 MB bodies are refused, never a
+ * 500 and never a record.
+ */
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { activityLog, bookings, leadEvents, webhookDeliveries } from '../../src/server/db/schema';
+import { handleBookingWebhook } from '../../src/server/modules/bookings/http';
+import type { BookingSecrets } from '../../src/server/modules/bookings/signatures';
+import { nextCallOf, personTimeline } from '../../src/server/modules/leads/people';
+import { leadWorkOf, setLeadStage } from '../../src/server/modules/leads/work';
+import { createAuthHarness, randomIp, SITE, type AuthHarness } from '../support/auth';
+import {
+  calComBody,
+  calComHeaders,
+  calendlyBody,
+  calendlyHeaders,
+  genericBody,
+  genericHeaders,
+  TEST_BOOKING_SECRETS,
+} from '../support/booking-webhooks';
+
+let h: AuthHarness;
+let admin: string;
+const ADA = 'ada@example.com';
+
+beforeEach(async () => {
+  h = await createAuthHarness();
+  ({ userId: admin } = await h.signUpVerified({ email: 'owner@example.com' }));
+});
+afterEach(() => h.close());
+
+function deliver(body: string, headers: Record<string, string>, secrets: BookingSecrets = TEST_BOOKING_SECRETS) {
+  return handleBookingWebhook(new Request(`${SITE}/api/webhooks/booking`, { method: 'POST', headers, body }), randomIp(), secrets);
+}
+const calCom = (trigger: string, p: Parameters<typeof calComBody>[1]) => {
+  const body = calComBody(trigger, p);
+  return deliver(body, calComHeaders(body));
+};
+const stageOf = async (email: string) => (await leadWorkOf(email)).stage;
+const eventsOf = (email: string) => h.handle.db.select().from(leadEvents).where(eq(leadEvents.email, email));
+const bookingRows = () => h.handle.db.select().from(bookings);
+
+describe('a booking from Cal.com', () => {
+  it('makes a new person a lead with the campaign the scheduler passed on, moves them to Call booked, and shows on the timeline', async () => {
+    const res = await calCom('BOOKING_CREATED', { uid: 'cal-1', email: 'Ada@Example.com', name: 'Ada Lovelace', utm: { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'winter' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    const [event] = await eventsOf(ADA);
+    expect(event).toMatchObject({ kind: 'call-booked', name: 'Ada Lovelace', utmSource: 'newsletter', utmMedium: 'email', utmCampaign: 'winter' });
+    const [booking] = await bookingRows();
+    expect(booking).toMatchObject({ provider: 'cal.com', externalId: 'cal-1', email: ADA, status: 'booked', stageBefore: 'new' });
+    expect(booking!.startsAt?.toISOString()).toBe('2026-12-03T10:00:00.000Z');
+    expect(event!.refId).toBe(booking!.id);
+    expect(await stageOf(ADA)).toBe('call-booked');
+
+    const { entries } = await personTimeline(ADA);
+    // One transaction, one instant: the two entries in either order.
+    expect(entries).toHaveLength(2);
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'lead-stage', from: 'new', to: 'call-booked', actorEmail: 'Cal.com' }),
+        expect.objectContaining({ type: 'lead', kind: 'call-booked', booking: expect.objectContaining({ provider: 'cal.com', status: 'booked' }) }),
+      ]),
+    );
+    const [logged] = await h.handle.db.select().from(activityLog).where(eq(activityLog.entityId, ADA));
+    expect(logged).toMatchObject({ actorId: null, actorEmail: 'Cal.com', action: 'stage' });
+  });
+
+  it('moves the booking when rescheduled (a new uid), and back to the stage before when cancelled', async () => {
+    await h.handle.db.insert(leadEvents).values({ id: crypto.randomUUID(), kind: 'audit-request', email: ADA });
+    await setLeadStage(admin, ADA, 'contacted');
+    await calCom('BOOKING_CREATED', { uid: 'cal-1', email: ADA });
+    expect(await stageOf(ADA)).toBe('call-booked');
+
+    const moved = await calCom('BOOKING_RESCHEDULED', { uid: 'cal-2', rescheduleUid: 'cal-1', email: ADA, startTime: '2026-12-05T15:00:00Z' });
+    expect(await moved.json()).toMatchObject({ action: 'rescheduled' });
+    // Cal.com's cancellation of the old uid, sent with the reschedule, is not news.
+    const oldCancelled = await calCom('BOOKING_CANCELLED', { uid: 'cal-1', rescheduledToUid: 'cal-2', email: ADA });
+    expect(oldCancelled.status).toBe(202);
+    let [booking] = await bookingRows();
+    expect(booking).toMatchObject({ externalId: 'cal-2', status: 'booked', stageBefore: 'contacted' });
+    expect(booking!.startsAt?.toISOString()).toBe('2026-12-05T15:00:00.000Z');
+    expect(await eventsOf(ADA)).toHaveLength(2);
+    expect((await nextCallOf(ADA, new Date('2026-11-26T00:00:00Z')))?.startsAt?.toISOString()).toBe('2026-12-05T15:00:00.000Z');
+    // A call in the past is no next call.
+    expect(await nextCallOf(ADA, new Date('2026-12-06T00:00:00Z'))).toBeUndefined();
+
+    const cancelled = await calCom('BOOKING_CANCELLED', { uid: 'cal-2', email: ADA });
+    expect(await cancelled.json()).toMatchObject({ action: 'cancelled' });
+    [booking] = await bookingRows();
+    expect(booking!.status).toBe('cancelled');
+    expect(await stageOf(ADA)).toBe('contacted');
+    expect(await nextCallOf(ADA, new Date('2026-11-26T00:00:00Z'))).toBeUndefined();
+    const { entries } = await personTimeline(ADA);
+    expect(entries.filter((e) => e.type === 'booking-change').map((e) => (e.type === 'booking-change' ? e.action : ''))).toEqual(['cancelled', 'rescheduled']);
+    expect(entries.filter((e) => e.type === 'lead-stage').map((e) => (e.type === 'lead-stage' ? `${e.from}>${e.to}` : ''))).toEqual(['call-booked>contacted', 'contacted>call-booked', 'new>contacted']);
+  });
+
+  it('leaves a client a client, and a stage the team set after the booking as it is', async () => {
+    await h.handle.db.insert(leadEvents).values({ id: crypto.randomUUID(), kind: 'audit-request', email: ADA });
+    await setLeadStage(admin, ADA, 'client');
+    await calCom('BOOKING_CREATED', { uid: 'cal-1', email: ADA });
+    expect(await stageOf(ADA)).toBe('client');
+    await calCom('BOOKING_CANCELLED', { uid: 'cal-1', email: ADA });
+    expect(await stageOf(ADA)).toBe('client');
+  });
+
+  it('answers a second delivery of the same booking without a second event, and a cancellation of an unknown booking with 202', async () => {
+    await calCom('BOOKING_CREATED', { uid: 'cal-1', email: ADA });
+    // Same booking, a later delivery (its own signature): nothing new.
+    const again = await deliver(calComBody('BOOKING_CREATED', { uid: 'cal-1', email: ADA }, new Date(Date.now() + 1000)), calComHeaders(calComBody('BOOKING_CREATED', { uid: 'cal-1', email: ADA }, new Date(Date.now() + 1000))));
+    expect(again.status).toBe(200);
+    expect(await eventsOf(ADA)).toHaveLength(1);
+    const unknown = await calCom('BOOKING_CANCELLED', { uid: 'cal-unknown', email: 'bob@example.com' });
+    expect(unknown.status).toBe(202);
+    expect(await eventsOf('bob@example.com')).toEqual([]);
+  });
+});
+
+describe('Calendly and the generic form', () => {
+  it('Calendly: invitee.created books with its tracking; a reschedule (canceled + created with old_invitee) moves it; a cancel cancels', async () => {
+    const send = (event: string, p: Parameters<typeof calendlyBody>[1]) => {
+      const body = calendlyBody(event, p);
+      return deliver(body, calendlyHeaders(body));
+    };
+    expect((await send('invitee.created', { uri: 'https://api.calendly.com/scheduled_events/E1/invitees/I1', email: ADA, utm: { utm_source: 'linkedin', utm_campaign: 'clinics' } })).status).toBe(200);
+    expect((await eventsOf(ADA))[0]).toMatchObject({ kind: 'call-booked', utmSource: 'linkedin', utmCampaign: 'clinics', utmMedium: '' });
+    expect((await send('invitee.canceled', { uri: 'https://api.calendly.com/scheduled_events/E1/invitees/I1', email: ADA, rescheduled: true })).status).toBe(202);
+    expect((await send('invitee.created', { uri: 'https://api.calendly.com/scheduled_events/E2/invitees/I2', email: ADA, oldInvitee: 'https://api.calendly.com/scheduled_events/E1/invitees/I1', startTime: '2026-12-07T09:00:00.000000Z' })).status).toBe(200);
+    let [booking] = await bookingRows();
+    expect(booking).toMatchObject({ provider: 'calendly', externalId: 'https://api.calendly.com/scheduled_events/E2/invitees/I2', status: 'booked' });
+    expect(await stageOf(ADA)).toBe('call-booked');
+    await send('invitee.canceled', { uri: 'https://api.calendly.com/scheduled_events/E2/invitees/I2', email: ADA });
+    [booking] = await bookingRows();
+    expect(booking!.status).toBe('cancelled');
+    expect(await stageOf(ADA)).toBe('new');
+  });
+
+  it('generic: booking.created books, with the id in webhook-id as its replay key', async () => {
+    const body = genericBody('booking.created', { id: 'b-1', email: ADA, name: 'Ada', startsAt: '2026-12-03T10:00:00Z', utm: { source: 'partner', campaign: 'referral-2026' } });
+    const headers = genericHeaders(body);
+    expect((await deliver(body, headers)).status).toBe(200);
+    expect((await eventsOf(ADA))[0]).toMatchObject({ kind: 'call-booked', utmSource: 'partner', utmCampaign: 'referral-2026' });
+    const replay = await deliver(body, headers);
+    expect(replay.status).toBe(409);
+    expect(await replay.json()).toMatchObject({ code: 'REPLAYED' });
+  });
+});
+
+describe('refused deliveries', () => {
+  const body = calComBody('BOOKING_CREATED', { uid: 'cal-1', email: ADA });
+
+  it('a wrong, missing or unconfigured signature: 401, nothing stored', async () => {
+    const wrong = await deliver(body, calComHeaders(body, 'another-secret-0123456789'));
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toMatchObject({ code: 'BAD_SIGNATURE' });
+    // The body changed after signing.
+    expect((await deliver(body.replace('Ada Lovelace', 'Eve'), calComHeaders(body))).status).toBe(401);
+    expect((await deliver(body, { 'content-type': 'application/json' })).status).toBe(401);
+    expect((await deliver(body, { 'x-cal-signature-256': 'zz' })).status).toBe(401);
+    const calendlyUnset = await deliver(body, calendlyHeaders(body), { ...TEST_BOOKING_SECRETS, calendly: undefined });
+    expect(calendlyUnset.status).toBe(401);
+    expect(await calendlyUnset.json()).toMatchObject({ code: 'NOT_CONFIGURED', message: 'BOOKING_WEBHOOK_SECRET_CALENDLY is not set on this site.' });
+    const genericBad = await deliver(body, { ...genericHeaders(body), 'webhook-signature': 'v1,AAAA' });
+    expect(genericBad.status).toBe(401);
+    expect(await bookingRows()).toEqual([]);
+    expect(await eventsOf(ADA)).toEqual([]);
+  });
+
+  it('a replay of a taken delivery, and deliveries signed or sent too long ago: 409', async () => {
+    const headers = calComHeaders(body);
+    expect((await deliver(body, headers)).status).toBe(200);
+    const replay = await deliver(body, headers);
+    expect(replay.status).toBe(409);
+    expect(await eventsOf(ADA)).toHaveLength(1);
+
+    const old = new Date(Date.now() - 10 * 60 * 1000);
+    const oldCal = calComBody('BOOKING_CREATED', { uid: 'cal-9', email: 'bob@example.com' }, old);
+    expect(await (await deliver(oldCal, calComHeaders(oldCal))).json()).toMatchObject({ code: 'STALE' });
+    const calendly = calendlyBody('invitee.created', { uri: 'urn:x', email: 'bob@example.com' });
+    expect((await deliver(calendly, calendlyHeaders(calendly, undefined, old))).status).toBe(401);
+    const generic = genericBody('booking.created', { id: 'b-9', email: 'bob@example.com' });
+    expect((await deliver(generic, genericHeaders(generic, undefined, old))).status).toBe(401);
+    expect(await eventsOf('bob@example.com')).toEqual([]);
+  });
+
+  it('an unknown event type: 202 and nothing stored; malformed JSON and a booking without an email: 400', async () => {
+    const ended = calComBody('MEETING_ENDED', { uid: 'cal-1', email: ADA });
+    const res = await deliver(ended, calComHeaders(ended));
+    expect(res.status).toBe(202);
+    expect(await res.json()).toMatchObject({ code: 'IGNORED' });
+    const broken = '{"triggerEvent": "BOOKING_CREATED", ';
+    expect((await deliver(broken, calComHeaders(broken))).status).toBe(400);
+    const noEmail = JSON.stringify({ triggerEvent: 'BOOKING_CREATED', createdAt: new Date().toISOString(), payload: { uid: 'x', attendees: [{ email: 'not an email' }] } });
+    const invalid = await deliver(noEmail, calComHeaders(noEmail));
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toMatchObject({ code: 'INVALID_BOOKING' });
+    expect(await bookingRows()).toEqual([]);
+    // Refused deliveries are not remembered as taken: the real one still gets through.
+    expect(await h.handle.db.select().from(webhookDeliveries)).toEqual([]);
+  });
+
+  it('a 1 MB body: 413 before its signature is computed', async () => {
+    const big = JSON.stringify({ triggerEvent: 'BOOKING_CREATED', pad: 'x'.repeat(1024 * 1024) });
+    const res = await deliver(big, calComHeaders(big));
+    expect(res.status).toBe(413);
+    expect(await bookingRows()).toEqual([]);
+  });
+});
