@@ -27,7 +27,7 @@ test.beforeAll(async () => {
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bodies-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SITE_URL: base, LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SITE_URL: base, LOG_LEVEL: 'warn', BOOKING_WEBHOOK_SECRET_CALCOM: 'calcom-test-secret-0123456789' };
   delete env.DATABASE_URL;
   delete env.TRUSTED_PROXY_IP_HEADER;
   expect(spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env }).status).toBe(0);
@@ -115,6 +115,16 @@ test('a 12 MiB url-encoded form to the media API, and forms beyond any form of t
 test("a beacon route's own limit holds while the body streams in: a 1 MiB chunked body to the 8 KB lead-event route is a 413", async () => {
   const result = await stream('/api/lead-events', MB, 'x', { 'Content-Type': 'application/json' });
   expect([413, 'closed']).toContain(result);
+});
+
+test('the booking webhook: an unsigned 1 MiB body is refused unread (401), a signed-looking one at its 64 KB limit (413)', async () => {
+  const unsigned = await stream('/api/webhooks/booking', MB, 'x', { 'Content-Type': 'application/json' });
+  expect([401, 'closed']).toContain(unsigned);
+  for (const declare of [true, false]) {
+    const signed = await stream('/api/webhooks/booking', MB, 'x', { 'Content-Type': 'application/json', 'X-Cal-Signature-256': 'ab'.repeat(32) }, declare);
+    expect([413, 'closed']).toContain(signed);
+  }
+  expect((await fetch(`${base}/readyz`)).status).toBe(200);
 });
 
 test("an admin's content file of seven million tiny objects is refused before parsing; the server stays up", async ({ playwright }) => {
