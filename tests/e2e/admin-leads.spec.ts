@@ -183,7 +183,7 @@ test('the admin works a lead: stage, owner, follow-up day and a note, each on th
   await expect(page.locator(`tr[data-person-row="${email}"]`)).toHaveCount(0);
 });
 
-test('a campaign visitor’s booking comes back: the book-a-call link takes the campaign to the scheduler, a signed Cal.com webhook moves the lead to Call booked on the timeline and the list', async ({ page, browser, request }) => {
+test('a campaign visitor’s booking comes back: the book-a-call link takes the campaign to the scheduler, a signed Cal.com webhook moves the lead to Call booked on the timeline, the list and the funnel under that campaign', async ({ page, browser, request }) => {
   const id = unique();
   const email = `bea-${id}@example.com`;
   const campaign = `winter-${id}`;
@@ -232,6 +232,14 @@ test('a campaign visitor’s booking comes back: the book-a-call link takes the 
 
   await page.goto(`/admin/leads?stage=call-booked&q=${encodeURIComponent(email)}`);
   await expect(page.locator(`tr[data-person-row="${email}"] [data-person-stage]`)).toHaveText('Call booked');
+
+  // The overview's funnel counts them under their campaign: a lead who requested an audit and booked a call.
+  await page.goto('/admin?days=7');
+  const row = page.locator(`[data-chart-table="funnel-by-campaign"] tr[data-row="${campaign}"]`);
+  const cell = (step: string) => row.locator(`td[data-series="${step}"]`).getAttribute('data-value');
+  expect([await cell('leads'), await cell('audit'), await cell('call'), await cell('client')]).toEqual(['1', '1', '1', '0']);
+  await expect(page.locator('[data-funnel-steps] tr[data-funnel-step="call"] [data-value]')).not.toHaveAttribute('data-value', '0');
+  await screenshotsAndAxe(page, 'overview-funnel');
 });
 
 test('a chat lead with the same email (in other case) joins the person: the messages as text, the conversation linked', async ({ page, playwright, baseURL }) => {

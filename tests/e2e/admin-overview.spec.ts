@@ -147,9 +147,10 @@ test('the overview at phone and desktop widths (screenshots for a person to look
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto('/admin?days=30');
-    // Nothing sticks out sideways (a phone would scroll the whole page).
+    // Nothing sticks out sideways (a phone would scroll the whole page). A data table wider than a phone
+    // scrolls inside its own labelled region (WCAG 1.4.10 exempts data tables), which itself must fit.
     const sticking = await page.evaluate((w) => {
-      const out = [...document.querySelectorAll('main *')].filter((e) => e.getBoundingClientRect().right > w + 0.5);
+      const out = [...document.querySelectorAll('main *')].filter((e) => e.getBoundingClientRect().right > w + 0.5 && !e.parentElement?.closest('[role="region"].overflow-auto, [role="region"].overflow-x-auto'));
       return out.map((e) => `${e.tagName.toLowerCase()}.${String(e.className).slice(0, 60)} → ${Math.round(e.getBoundingClientRect().right)}`);
     }, width);
     expect(sticking).toEqual([]);
