@@ -4,11 +4,15 @@
  */
 import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
+import { deleteMailTemplate, saveMailTemplate, sendLeadMail } from '../server/modules/leads/mail';
 import { addLeadNote, assignLead, setFollowUp, setLeadStage } from '../server/modules/leads/work';
+import { LEAD_MAIL_BODY_MAX, LEAD_MAIL_SUBJECT_MAX } from '../shared/schemas/lead-mail';
 import { LEAD_NOTE_MAX, LEAD_STAGES } from '../shared/schemas/lead-work';
 import { toActionError } from './errors';
 
 const email = z.string().trim().min(3).max(320);
+// Bounds of what is read; the shared schema's rules and messages are the service's.
+const mailFields = { subject: z.string().max(LEAD_MAIL_SUBJECT_MAX * 2), body: z.string().max(LEAD_MAIL_BODY_MAX * 2) };
 
 export const leadsActions = {
   setStage: defineAction({
@@ -48,6 +52,38 @@ export const leadsActions = {
       try {
         const note = await addLeadNote(ctx.locals.user?.id, person, body);
         return { id: note.id, authorName: note.authorName, body: note.body, createdAt: note.createdAt.toISOString() };
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  sendMail: defineAction({
+    input: z.object({ email, ...mailFields }),
+    handler: async ({ email: person, subject, body }, ctx) => {
+      try {
+        return await sendLeadMail(ctx.locals.user?.id, person, { subject, body });
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  saveMailTemplate: defineAction({
+    input: z.object({ id: z.string().min(1).max(100).nullable(), name: z.string().max(200), ...mailFields }),
+    handler: async ({ id, ...template }, ctx) => {
+      try {
+        const saved = await saveMailTemplate(ctx.locals.user?.id, id, template);
+        return { id: saved.id, name: saved.name, subject: saved.subject, body: saved.body };
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  deleteMailTemplate: defineAction({
+    input: z.object({ id: z.string().min(1).max(100) }),
+    handler: async ({ id }, ctx) => {
+      try {
+        await deleteMailTemplate(ctx.locals.user?.id, id);
+        return { deleted: true };
       } catch (err) {
         return toActionError(err);
       }

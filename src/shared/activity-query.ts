@@ -102,6 +102,7 @@ const TYPE_LABELS: Record<string, string> = {
   page: 'Pages',
   audit: 'Audit requests',
   lead: 'Leads',
+  'lead-mail-template': 'Email templates',
   'chat-settings': 'Chat settings',
   user: 'Users',
 };
@@ -133,6 +134,8 @@ const ADMIN_DOCUMENT_PAGES: Record<string, (id: string) => string> = {
   policy: (kind) => `/admin/content/${encodeURIComponent(kind)}`,
   // A person (entity id: their lower-cased email) has a page for as long as any lead has that email.
   lead: (email) => personHref(email),
+  // The templates are edited on one page.
+  'lead-mail-template': () => '/admin/leads/templates',
 };
 
 /**

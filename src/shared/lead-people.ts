@@ -279,8 +279,12 @@ export function followUpLabel(day: string, today: string): string {
   return day < today ? `Overdue since ${dayHeading(day)}` : `Follow up on ${dayHeading(day)}`;
 }
 
+/** Kinds whose label is not their words. */
+const MAIL_KIND_LABELS: Record<string, string> = { 'lead-mail': 'Written by the team' };
+
 /** A mail's kind as a label: "audit-confirmation" → "Audit confirmation". */
 export function mailKindLabel(kind: string): string {
+  if (MAIL_KIND_LABELS[kind]) return MAIL_KIND_LABELS[kind];
   const words = kind.replace(/[-_]+/g, ' ').trim();
   return words ? words[0]!.toUpperCase() + words.slice(1) : 'Email';
 }

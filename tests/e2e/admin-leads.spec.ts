@@ -9,7 +9,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { calComBody, calComHeaders } from '../support/booking-webhooks';
-import { ADMIN_STATE, freshClientIp, gotoHydrated } from './support/accounts';
+import { ADMIN_STATE, freshClientIp, gotoHydrated, newestMailTo, savedAccounts } from './support/accounts';
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -240,6 +240,47 @@ test('a campaign visitor’s booking comes back: the book-a-call link takes the 
   expect([await cell('leads'), await cell('audit'), await cell('call'), await cell('client')]).toEqual(['1', '1', '1', '0']);
   await expect(page.locator('[data-funnel-steps] tr[data-funnel-step="call"] [data-value]')).not.toHaveAttribute('data-value', '0');
   await screenshotsAndAxe(page, 'overview-funnel');
+});
+
+test('the admin emails a lead from a template: the preview fills it in, the mail goes out with the admin as Reply-To and shows on the timeline; templates are edited with their placeholders checked', async ({ page, browser }) => {
+  const id = unique();
+  const email = `cy-${id}@example.com`;
+  const business = `Cy Dental ${id}`;
+  await visitorRequestsAudit(browser, { fullName: `Cy ${id}`, email, business, landing: '/' });
+
+  // A template of the team's own, with a typo first.
+  await gotoHydrated(page, '/admin/leads/templates');
+  await expect(page.locator('form[data-mail-template]')).toHaveCount(3);
+  await page.getByRole('button', { name: 'Add a template' }).click();
+  const made = page.locator('form[data-mail-template]').last();
+  await made.getByLabel('Name').fill(`Nudge ${id}`);
+  await made.getByLabel('Subject').fill('Still thinking about {{busines}}?');
+  await made.getByLabel('Message').fill(`Hi {{first_name}},\n\nA quick nudge about {{business}} <b>${id}</b>.\n\n{{sender_name}}`);
+  await made.getByRole('button', { name: 'Save template' }).click();
+  await expect(made.getByText(/^Unknown placeholder \{\{busines\}\}: use /)).toBeVisible();
+  await made.getByLabel('Subject').fill('Still thinking about {{business}}?');
+  await made.getByRole('button', { name: 'Save template' }).click();
+  await expect(page.getByText(`Template “Nudge ${id}” saved.`)).toBeVisible();
+  await screenshotsAndAxe(page, 'mail-templates');
+
+  await gotoHydrated(page, `/admin/leads/${base64url(email)}`);
+  await page.locator('[data-mail-composer] > summary').click();
+  const composer = page.locator('form[data-lead-mail]');
+  await composer.getByLabel('Start from').selectOption({ label: `Nudge ${id}` });
+  await expect(composer.locator('[data-mail-preview]')).toContainText(`Still thinking about ${business}?`);
+  await expect(composer.locator('[data-mail-preview]')).toContainText(`Hi Cy,`);
+  await expect(composer.locator('[data-mail-preview] b')).toHaveCount(0);
+  await screenshotsAndAxe(page, 'lead-mail-composer');
+  await composer.getByRole('button', { name: 'Send email' }).click();
+  await expect(page.getByText(`Email to ${email} queued: it shows on the timeline.`)).toBeVisible();
+
+  // Sent by the server's worker, with the admin as Reply-To and the markup as text.
+  await expect.poll(() => newestMailTo(email)?.includes('Still thinking about'), { timeout: 15_000 }).toBe(true);
+  const raw = newestMailTo(email)!;
+  expect(raw).toMatch(new RegExp(`^Reply-To: ${savedAccounts().admin.email.replace(/[.+]/g, '\\$&')}`, 'im'));
+  expect(raw).toContain(`&lt;b&gt;${id}&lt;/b&gt;`);
+  await page.reload();
+  await expect(page.locator('[data-timeline-entry="mail"]').filter({ hasText: 'Written by the team' })).toContainText(`Still thinking about ${business}?`);
 });
 
 test('a chat lead with the same email (in other case) joins the person: the messages as text, the conversation linked', async ({ page, playwright, baseURL }) => {

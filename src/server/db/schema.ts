@@ -558,6 +558,17 @@ export const webhookDeliveries = pgTable(
   (t) => [primaryKey({ columns: [t.provider, t.deliveryKey] }), index("webhook_deliveries_received_idx").on(t.receivedAt)],
 );
 
+/** The team's mail templates for writing to a lead (issue 23): placeholders filled when sent. */
+export const leadMailTemplates = pgTable("lead_mail_templates", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  subject: text("subject").notNull(),
+  body: text("body").notNull(),
+  position: integer("position").notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
 /** The team's notes on a person (issue 23): never shown or sent to the person. */
 export const leadNotes = pgTable(
   "lead_notes",
@@ -696,6 +707,8 @@ export const mailQueue = pgTable(
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     html: text("html").notNull().default(""),
+    /** Where replies go ('' = the site's From): the admin who wrote a mail to a lead. */
+    replyTo: text("reply_to").notNull().default(""),
     /** Delivery attempts and the last failure, for the lead's timeline (the job in `jobs` schedules them). */
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),

@@ -21,6 +21,8 @@ export interface QueuedMail {
   subject: string;
   text: string;
   html?: string;
+  /** Where replies go (an admin writing to a lead); the site's From otherwise. */
+  replyTo?: string;
 }
 
 const FIRST_RETRY_MS = 30_000;
@@ -57,7 +59,7 @@ function mailJob(mailer: () => Mailer, database: () => Database): JobKind<{ mail
         .returning();
       if (!mail || mail.sentAt) return; // deleted, or sent by a try whose finish was lost
       try {
-        await mailer().send({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html || mail.text });
+        await mailer().send({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html || mail.text, ...(mail.replyTo ? { replyTo: mail.replyTo } : {}) });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         await database().update(mailQueue).set({ lastError: message.slice(0, 1000) }).where(eq(mailQueue.id, mailId));
@@ -72,7 +74,7 @@ defineJobKind('mail', mailJob(getMailer, db));
 
 export async function enqueueMail(tx: Executor, mail: QueuedMail): Promise<void> {
   const id = crypto.randomUUID();
-  await tx.insert(mailQueue).values({ id, kind: mail.kind, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? '' });
+  await tx.insert(mailQueue).values({ id, kind: mail.kind, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? '', replyTo: mail.replyTo ?? '' });
   await enqueueJob(tx, { kind: 'mail', payload: { mailId: id }, id: `mail-${id}` });
 }
 

@@ -12,6 +12,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Where replies go, when not to the site's From (an admin writing to a lead). */
+  replyTo?: string;
 }
 
 interface Recipient {

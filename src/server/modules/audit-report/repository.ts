@@ -77,3 +77,14 @@ export function reportsOfMember(member: { id: string; email: string }, now: Date
     .limit(limit);
 }
 
+
+/** The newest report sent to this (lower-cased) email, of any of their requests. */
+export async function latestReportSentTo(email: string, ex: Pick<Database, 'select'> = db()): Promise<AuditReportRow | undefined> {
+  const [row] = await ex
+    .select()
+    .from(auditReports)
+    .where(sql`lower(${auditReports.sentTo}) = ${email}`)
+    .orderBy(desc(auditReports.sentAt))
+    .limit(1);
+  return row;
+}

@@ -108,6 +108,32 @@ export async function sendAuditReport(actorId: string | undefined, requestId: st
   return result;
 }
 
+/**
+ * A new private link to the newest report sent to this (lower-cased) email, for a mail an admin writes to
+ * the lead: the links are stored hashed, so the old one cannot be given again. The report is sent anew as it
+ * was (same run and text, a fresh expiry) in the caller's transaction; undefined when none was ever sent.
+ */
+export async function newLinkToLatestReport(tx: repo.Executor, email: string, actorId: string): Promise<string | undefined> {
+  const latest = await repo.latestReportSentTo(email, tx);
+  if (!latest) return undefined;
+  const { token, hash } = newReportToken();
+  const sentAt = new Date();
+  await repo.insertReport(tx, {
+    id: crypto.randomUUID(),
+    requestId: latest.requestId,
+    runId: latest.runId,
+    tokenHash: hash,
+    summary: latest.summary,
+    notes: latest.notes,
+    hidden: latest.hidden,
+    sentTo: latest.sentTo,
+    sentBy: actorId,
+    sentAt,
+    expiresAt: new Date(sentAt.getTime() + config().AUDIT_REPORT_TTL_DAYS * DAY_MS),
+  });
+  return new URL(`${REPORT_PATH_PREFIX}${token}`, config().SITE_URL).toString();
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Reading a report: the requester's link, the member's dashboard, the admin's preview.
 

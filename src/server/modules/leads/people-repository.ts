@@ -240,7 +240,7 @@ export async function findMemberByEmail(email: string, ex: Reader = db()) {
 /** The person's audit requests (by the request's email or the lead events that name one). */
 export async function auditRequestsOf(email: string, ex: Reader = db()) {
   return ex
-    .select({ id: auditRequests.id, businessName: auditRequests.businessName, status: auditRequests.status })
+    .select({ id: auditRequests.id, businessName: auditRequests.businessName, status: auditRequests.status, createdAt: auditRequests.createdAt })
     .from(auditRequests)
     .where(
       sql`lower(${auditRequests.email}) = ${email} or ${auditRequests.id} in (select ${leadEvents.refId} from ${leadEvents} where ${leadEvents.kind} = 'audit-request' and ${personEmail} = ${email})`,
@@ -314,4 +314,15 @@ export async function pageTimesOf(userId: string, w: Window, ex: Reader = db()) 
     .where(and(eq(pageTimes.userId, userId), beforeOf(pageTimes.at, w)))
     .orderBy(desc(pageTimes.at), desc(pageTimes.id))
     .limit(w.limit);
+}
+
+/** The newest name the person gave (any lead event), or ''. One probe of lead_events_person_at_idx. */
+export async function findLatestName(email: string, ex: Reader = db()): Promise<string> {
+  const [row] = await ex
+    .select({ name: leadEvents.name })
+    .from(leadEvents)
+    .where(and(sql`${personEmail} = ${email}`, ne(leadEvents.name, '')))
+    .orderBy(desc(leadEvents.at), desc(leadEvents.id))
+    .limit(1);
+  return row?.name ?? '';
 }
