@@ -20,6 +20,9 @@ async function pageReads() {
   const { analyticsReport } = await import('../src/server/modules/analytics/report.ts');
   const { latestActivity } = await import('../src/server/modules/activity/service.ts');
   const { leadOverview } = await import('../src/server/modules/leads/service.ts');
+  const { leadFunnel } = await import('../src/server/modules/leads/funnel.ts');
+  const { followUpsDue } = await import('../src/server/modules/leads/work.ts');
+  const { mailComposerOf } = await import('../src/server/modules/leads/mail.ts');
   const { overview } = await import('../src/server/modules/overview/service.ts');
   const { leadPeriodRange } = await import('../src/shared/lead-events.ts');
   const users = await import('../src/server/modules/users/admin.ts');
@@ -29,7 +32,8 @@ async function pageReads() {
   const { peopleQueryOf } = await import('../src/shared/lead-people.ts');
   const overviewPage = (days) => () => {
     const now = new Date();
-    return Promise.all([overview(), latestActivity(10), leadOverview(days, now), analyticsReport(leadPeriodRange(days, now))]);
+    const range = leadPeriodRange(days, now);
+    return Promise.all([overview(), latestActivity(10), leadOverview(days, now), analyticsReport(range), leadFunnel(range), followUpsDue()]);
   };
   const { db } = await import('../src/server/db/index.ts');
   // The cursor of the heavy member's 50,000th record (newest first), found once before timing: the timeline
@@ -59,7 +63,8 @@ async function pageReads() {
     '/admin/leads?stage=contacted': leadsList('stage=contacted'),
     '/admin/leads?owner=me': leadsList('owner=me'),
     '/admin/leads?due=1&sort=follow-up': leadsList('due=1&sort=follow-up'),
-    '/admin/leads/{person}, the same member': () => Promise.all([people.findPerson(HEAVY_EMAIL), people.personTimeline(HEAVY_EMAIL)]),
+    '/admin/leads/{person}, the same member': () =>
+      Promise.all([people.findPerson(HEAVY_EMAIL), people.personTimeline(HEAVY_EMAIL), people.nextCallOf(HEAVY_EMAIL), mailComposerOf(HEAVY_EMAIL, { name: 'Bench Admin', email: 'admin@bench.example' })]),
   };
 }
 
