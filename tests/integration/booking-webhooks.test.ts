@@ -122,6 +122,14 @@ describe('a booking from Cal.com', () => {
   });
 });
 
+it('two deliveries of one new booking at once (a retry racing the first) record it once', async () => {
+  const bodies = [0, 1000].map((ms) => calComBody('BOOKING_CREATED', { uid: 'cal-race', email: ADA }, new Date(Date.now() - ms)));
+  const answers = await Promise.all(bodies.map((b) => deliver(b, calComHeaders(b))));
+  expect(answers.map((r) => r.status)).toEqual([200, 200]);
+  expect(await eventsOf(ADA)).toHaveLength(1);
+  expect(await bookingRows()).toHaveLength(1);
+});
+
 describe('Calendly and the generic form', () => {
   it('Calendly: invitee.created books with its tracking; a reschedule (canceled + created with old_invitee) moves it; a cancel cancels', async () => {
     const send = (event: string, p: Parameters<typeof calendlyBody>[1]) => {

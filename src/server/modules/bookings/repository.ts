@@ -28,12 +28,14 @@ export async function lockBooking(provider: string, externalId: string, tx: Exec
   return row;
 }
 
-export async function insertBooking(tx: Executor, row: Omit<BookingRow, 'id' | 'createdAt' | 'updatedAt'>): Promise<BookingRow> {
+/** A new booking; undefined when another delivery made it first (the two queue on the unique provider id). */
+export async function insertBooking(tx: Executor, row: Omit<BookingRow, 'id' | 'createdAt' | 'updatedAt'>): Promise<BookingRow | undefined> {
   const [made] = await tx
     .insert(bookings)
     .values({ id: crypto.randomUUID(), ...row })
+    .onConflictDoNothing({ target: [bookings.provider, bookings.externalId] })
     .returning();
-  return made!;
+  return made;
 }
 
 export async function updateBooking(tx: Executor, id: string, patch: Partial<Pick<BookingRow, 'externalId' | 'startsAt' | 'status' | 'stageBefore'>>) {

@@ -57,6 +57,8 @@ export async function receiveBooking(delivery: { deliveryKey: string }, notice: 
 
     // A new booking (or a reschedule of one this site missed): a lead event, then the stage.
     const made = await repo.insertBooking(tx, { provider: notice.provider, externalId: notice.externalId, email: notice.email, startsAt: notice.startsAt, status: 'booked', stageBefore: null });
+    // Two deliveries of one new booking at once: the other one recorded it.
+    if (!made) return { kind: 'recorded', bookingId: (await repo.lockBooking(notice.provider, notice.externalId, tx))!.id, action: 'unchanged' };
     await insertLeadEvent(tx, { kind: CALL_BOOKED_KIND, email: notice.email, name: notice.name, userId: await repo.memberIdOf(notice.email, tx), refId: made.id, attribution: notice.attribution });
     const stageBefore = await bookCall();
     if (stageBefore) await repo.updateBooking(tx, made.id, { stageBefore });
