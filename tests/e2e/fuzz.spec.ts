@@ -219,7 +219,19 @@ interface Result {
   outcome: WireOutcome;
 }
 
-const isFailure = ({ outcome }: Result) => outcome.error !== undefined || outcome.status === undefined || outcome.status >= 500;
+/**
+ * A large body cut off while it was still being sent: the server decided who may call before reading a
+ * byte and closed on a body it would not read (decision 020; who-may-call-first.spec.ts accepts the same).
+ * The kernel then resets the connection, so the client may lose the answer that was already sent.
+ */
+const REFUSED_UNREAD_MIN_BYTES = 64 * 1024;
+const refusedUnread = ({ request, outcome }: Result) =>
+  outcome.status === undefined && /^(EPIPE|ECONNRESET)\b/.test(outcome.error ?? '') && request.body.length >= REFUSED_UNREAD_MIN_BYTES;
+
+const isFailure = (result: Result) => {
+  const { outcome } = result;
+  return !refusedUnread(result) && (outcome.error !== undefined || outcome.status === undefined || outcome.status >= 500);
+};
 
 const oneLine = (text: string, max: number) => {
   const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
