@@ -2,7 +2,7 @@
 import { and, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
-import { bookingChanges, bookings, users, webhookDeliveries } from '../../db/schema';
+import { bookingChanges, bookings, webhookDeliveries } from '../../db/schema';
 
 export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
 type Reader = Pick<Database, 'select'>;
@@ -57,12 +57,6 @@ export async function hasOtherActiveBooking(email: string, exceptId: string, ex:
     .where(and(eq(bookings.email, email), eq(bookings.status, 'booked'), ne(bookings.id, exceptId)))
     .limit(1);
   return Boolean(row);
-}
-
-/** The member with this (lower-cased) email, if any: their lead event carries their account. */
-export async function memberIdOf(email: string, ex: Reader): Promise<string | null> {
-  const [row] = await ex.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-  return row?.id ?? null;
 }
 
 /** The bookings by id (the timeline's "booked a call" events name theirs). */

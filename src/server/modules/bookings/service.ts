@@ -8,6 +8,7 @@ import { db } from '../../db';
 import { BOOKING_PROVIDER_LABELS, type BookingNotice } from '../../../shared/booking-webhooks';
 import { CALL_BOOKED_KIND } from '../../../shared/lead-events';
 import type { LeadStage } from '../../../shared/schemas/lead-work';
+import { findMemberByEmail } from '../leads/people-repository';
 import { insertLeadEvent } from '../leads/repository';
 import { setStageFromBooking } from '../leads/work';
 import * as repo from './repository';
@@ -59,7 +60,7 @@ export async function receiveBooking(delivery: { deliveryKey: string }, notice: 
     const made = await repo.insertBooking(tx, { provider: notice.provider, externalId: notice.externalId, email: notice.email, startsAt: notice.startsAt, status: 'booked', stageBefore: null });
     // Two deliveries of one new booking at once: the other one recorded it.
     if (!made) return { kind: 'recorded', bookingId: (await repo.lockBooking(notice.provider, notice.externalId, tx))!.id, action: 'unchanged' };
-    await insertLeadEvent(tx, { kind: CALL_BOOKED_KIND, email: notice.email, name: notice.name, userId: await repo.memberIdOf(notice.email, tx), refId: made.id, attribution: notice.attribution });
+    await insertLeadEvent(tx, { kind: CALL_BOOKED_KIND, email: notice.email, name: notice.name, userId: (await findMemberByEmail(notice.email, tx))?.id ?? null, refId: made.id, attribution: notice.attribution });
     const stageBefore = await bookCall();
     if (stageBefore) await repo.updateBooking(tx, made.id, { stageBefore });
     return { kind: 'recorded', bookingId: made.id, action: 'booked' };

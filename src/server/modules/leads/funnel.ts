@@ -11,6 +11,7 @@ import type { Database } from '../../db/client';
 import { leadEvents, leadPeople } from '../../db/schema';
 import { CALL_BOOKED_KIND, FOLLOW_UP_KINDS, type LeadPeriodRange } from '../../../shared/lead-events';
 import { funnelGroups, funnelTotal, type FunnelCounts } from '../../../shared/lead-funnel';
+import { referrerHostOf } from './repository';
 import { bringsALead, notByTeam } from './team';
 
 type Executor = Pick<Database, 'execute'>;
@@ -49,7 +50,7 @@ export async function funnelRows(range: Pick<LeadPeriodRange, 'start' | 'end'>, 
     furthest as (
       select
         case when c.utm_source <> '' then c.utm_source
-             else coalesce(lower(substring(c.referrer from '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#:@]+)')), '') end as source,
+             else ${referrerHostOf(sql`c.referrer`)} end as source,
         c.utm_campaign as campaign,
         case
           when ${leadPeople.stage} = 'client' then 4

@@ -10,6 +10,7 @@ import { leadMailTemplates } from '../../db/schema';
 import { enqueueMail } from '../../mail/queue';
 import { escapeHtml } from '../../mail/templates';
 import { normalizeEmail } from '../../../shared/lead-people';
+import { fieldErrorsByPath } from '../../../shared/schemas/catalog';
 import { fillPlaceholders, firstNameOf, leadMailSchema, leadMailTemplateSchema, placeholdersIn, type LeadMailValues } from '../../../shared/schemas/lead-mail';
 import { insertActivity } from '../activity/repository';
 import { latestReportSentTo } from '../audit-report/repository';
@@ -25,11 +26,7 @@ export const LEAD_MAIL_KIND = 'lead-mail';
 /** The most templates the team keeps: a few, as the issue asks; a list, not a library. */
 export const LEAD_MAIL_TEMPLATES_MAX = 20;
 
-function invalid(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }, message: string): LeadError {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) fields[String(issue.path[0] ?? 'body')] ??= issue.message;
-  return new LeadError('INVALID', message, fields);
-}
+const invalid = (error: { issues: Parameters<typeof fieldErrorsByPath>[0] }, message: string) => new LeadError('INVALID', message, fieldErrorsByPath(error.issues));
 
 export const listMailTemplates = () => db().select().from(leadMailTemplates).orderBy(asc(leadMailTemplates.position), asc(leadMailTemplates.name));
 
@@ -79,7 +76,8 @@ export async function mailValuesOf(email: string): Promise<Omit<LeadMailValues, 
   return {
     name: name || key,
     first_name: firstNameOf(name),
-    business: requests.toSorted((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]?.businessName || 'your business',
+    // Newest first.
+    business: requests[0]?.businessName || 'your business',
     booking_link: bookingUrl,
     site_name: siteName,
   };

@@ -240,11 +240,12 @@ export async function findMemberByEmail(email: string, ex: Reader = db()) {
 /** The person's audit requests (by the request's email or the lead events that name one). */
 export async function auditRequestsOf(email: string, ex: Reader = db()) {
   return ex
-    .select({ id: auditRequests.id, businessName: auditRequests.businessName, status: auditRequests.status, createdAt: auditRequests.createdAt })
+    .select({ id: auditRequests.id, businessName: auditRequests.businessName, status: auditRequests.status })
     .from(auditRequests)
     .where(
       sql`lower(${auditRequests.email}) = ${email} or ${auditRequests.id} in (select ${leadEvents.refId} from ${leadEvents} where ${leadEvents.kind} = 'audit-request' and ${personEmail} = ${email})`,
-    );
+    )
+    .orderBy(desc(auditRequests.createdAt), desc(auditRequests.id));
 }
 
 /** The person's chat conversations: those they left this email in, and their member account's. */

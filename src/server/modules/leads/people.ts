@@ -185,7 +185,7 @@ export async function personTimeline(email: string, options: { before?: Date; li
           type: 'lead',
           kind: e.kind,
           name: withoutBidiControls(e.name),
-          auditRequest: request && { id: request.id, businessName: request.businessName, status: request.status },
+          auditRequest: request,
           conversationId: e.kind === 'chat-lead' && e.refId && conversationIds.has(e.refId) ? e.refId : undefined,
           page: e.kind === 'book-call' ? (e.refId ?? undefined) : undefined,
           booking: e.kind === CALL_BOOKED_KIND && e.refId ? bookingById.get(e.refId) : undefined,

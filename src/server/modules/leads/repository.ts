@@ -45,6 +45,9 @@ export async function countByKindAndDay(range: { previousStart: Date; start: Dat
   return { byKind: [...byKind.values()], byDay };
 }
 
+/** The host of a stored referrer ("https://www.example.com" → "www.example.com"), '' when none. */
+export const referrerHostOf = (referrer: SQLWrapper) => sql<string>`coalesce(lower(substring(${referrer} from '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#:@]+)')), '')`;
+
 /**
  * The sources that brought the most leads in [start, end): the UTM source/medium/campaign when any is set,
  * else the referring host, else direct (all empty). Most leads first, ties by name. The events are counted
@@ -66,8 +69,7 @@ export async function topSources(range: { start: Date; end: Date }, limit: numbe
     .as('stored');
   const hasUtm = sql`(${stored.utmSource} <> '' or ${stored.utmMedium} <> '' or ${stored.utmCampaign} <> '')`;
   const utmPart = (column: SQLWrapper) => sql<string>`case when ${hasUtm} then ${column} else '' end`;
-  // The host of a stored referrer ("https://www.example.com" → "www.example.com"); only when no UTM is set.
-  const referrerHost = sql<string>`case when ${hasUtm} then '' else coalesce(lower(substring(${stored.referrer} from '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#:@]+)')), '') end`;
+  const referrerHost = sql<string>`case when ${hasUtm} then '' else ${referrerHostOf(stored.referrer)} end`;
   const source = utmPart(stored.utmSource);
   const medium = utmPart(stored.utmMedium);
   const campaign = utmPart(stored.utmCampaign);
