@@ -24,6 +24,7 @@ import { workersBench, workersRows } from './workers.mjs';
 import { loadAndFaults, loadFaultsRows } from './load-faults.mjs';
 import { rendersBench, rendersProfileLines, rendersRows } from './renders.mjs';
 import { siteAuditBench, siteAuditRows } from './site-audit.mjs';
+import { sequenceRows } from './lead-sequences.mjs';
 import { firstAdminCookie } from '../tests/support/front-proxy.mjs';
 import { cpuMicros, rssMb } from './load-run.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../scripts/server-process.mjs';
@@ -167,6 +168,13 @@ function chatAnswerTimes() {
 function adminReadTimes() {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/admin-reads.mjs', '--json'], { cwd: root, env: { ...env, LOG_LEVEL: 'error' }, encoding: 'utf8', timeout: 300_000 });
   if (r.status !== 0) throw new Error(`admin-reads bench exited with ${r.status}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+/** (t) bench/lead-sequences.mjs in its own process (its own in-memory PGlite, and PostgreSQL when named). */
+function leadSequenceRun() {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/lead-sequences.mjs', '--json'], { cwd: root, env: { ...env, LOG_LEVEL: 'error' }, encoding: 'utf8', timeout: 1_200_000 });
+  if (r.status !== 0) throw new Error(`lead-sequences bench exited with ${r.status}`);
   return JSON.parse(r.stdout.trim().split('\n').pop());
 }
 
@@ -389,6 +397,14 @@ async function main() {
     log(`admin reads not measured: ${err instanceof Error ? err.message : err}`);
   }
 
+  log('(t) a follow-up sequence run over 10,000 enrolled people, two workers');
+  let sequences;
+  try {
+    sequences = leadSequenceRun();
+  } catch (err) {
+    log(`sequence run not measured: ${err instanceof Error ? err.message : err}`);
+  }
+
   log('(l) Firebase import of 1,000 members and 40,000 page views (offline emulators)');
   let firebaseImport;
   try {
@@ -535,6 +551,7 @@ async function main() {
     ...workersRows(workers, mark),
     ...loadFaultsRows(faults, mark),
     ...siteAuditRows(siteAudit, mark, TARGETS.rssMb),
+    ...sequenceRows(sequences, mark),
   ];
   const errors = [staticFile, staticLanding, cached].filter(Boolean).reduce((a, r) => a + r.errors + r.non2xx, 0);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['Measure', 'Result', 'Target', ''][i].length));
@@ -576,6 +593,7 @@ async function main() {
     workers: workers ?? null,
     loadAndFaults: faults ?? null,
     siteAudit: siteAudit ?? null,
+    leadSequences: sequences ?? null,
     failedResponses: errors,
     targets: TARGETS,
   };

@@ -15,7 +15,7 @@ import { PREVIEW_PARAM } from './server/modules/pages/preview';
 import { logger } from './server/logger';
 import { isRefusedOrigin } from './server/request-origin';
 import { AUTH_MESSAGES } from './shared/auth-messages';
-import { FORM_POST_PAGES } from './shared/form-pages';
+import { isFormPostPage } from './shared/form-pages';
 import { isMediaApiPath, storageRefusal } from './shared/media-library';
 import { applySecurityHeaders, cacheControlFor, isPrivatePath, PRIVATE_CACHE_CONTROL } from './server/security-headers';
 
@@ -37,8 +37,8 @@ function pageMethodResponse(request: Request, url: URL): Response | undefined {
   const { method } = request;
   if (method === 'GET' || method === 'HEAD') return undefined;
   if (isEndpointPath(url.pathname) || url.searchParams.has('_action')) return undefined;
-  if (method === 'POST' && FORM_POST_PAGES.has(normalizePath(url.pathname))) return undefined;
-  const allow = FORM_POST_PAGES.has(normalizePath(url.pathname)) ? `${PAGE_METHODS}, POST` : PAGE_METHODS;
+  if (method === 'POST' && isFormPostPage(normalizePath(url.pathname))) return undefined;
+  const allow = isFormPostPage(normalizePath(url.pathname)) ? `${PAGE_METHODS}, POST` : PAGE_METHODS;
   if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: allow } });
   return new Response('Method not allowed.', {
     status: 405,

@@ -5,7 +5,9 @@
 import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
 import { deleteMailTemplate, saveMailTemplate, sendLeadMail } from '../server/modules/leads/mail';
-import { addLeadNote, assignLead, setFollowUp, setLeadStage } from '../server/modules/leads/work';
+import { addLeadNote, assignLead, setFollowUp, setLeadStage, setReplied } from '../server/modules/leads/work';
+import { saveQuietHours, saveSequence, sendNextStepNow } from '../server/modules/lead-sequences/service';
+import { SEQUENCE_STEPS_MAX, SEQUENCE_TRIGGERS } from '../shared/schemas/lead-sequences';
 import { LEAD_MAIL_BODY_MAX, LEAD_MAIL_SUBJECT_MAX } from '../shared/schemas/lead-mail';
 import { LEAD_NOTE_MAX, LEAD_STAGES } from '../shared/schemas/lead-work';
 import { toActionError } from './errors';
@@ -84,6 +86,52 @@ export const leadsActions = {
       try {
         await deleteMailTemplate(ctx.locals.user?.id, id);
         return { deleted: true };
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  setReplied: defineAction({
+    input: z.object({ email, replied: z.boolean() }),
+    handler: async ({ email: person, replied }, ctx) => {
+      try {
+        return await setReplied(ctx.locals.user?.id, person, replied);
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  saveSequence: defineAction({
+    // Bounds of what is read; the shared sequence schema's rules and messages are the service's.
+    input: z.object({
+      trigger: z.enum(SEQUENCE_TRIGGERS),
+      active: z.boolean(),
+      steps: z.array(z.object({ delayDays: z.union([z.number(), z.string().max(10)]), ...mailFields })).max(SEQUENCE_STEPS_MAX),
+    }),
+    handler: async ({ trigger, ...sequence }, ctx) => {
+      try {
+        const saved = await saveSequence(ctx.locals.user?.id, trigger, sequence);
+        return { trigger: saved.trigger, active: saved.active, steps: saved.steps };
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  saveQuietHours: defineAction({
+    input: z.object({ start: z.string().max(10), end: z.string().max(10) }),
+    handler: async (quiet, ctx) => {
+      try {
+        return await saveQuietHours(ctx.locals.user?.id, quiet);
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  sendSequenceStepNow: defineAction({
+    input: z.object({ enrollmentId: z.string().min(1).max(100) }),
+    handler: async ({ enrollmentId }, ctx) => {
+      try {
+        return { outcome: await sendNextStepNow(ctx.locals.user?.id, enrollmentId) };
       } catch (err) {
         return toActionError(err);
       }

@@ -4,8 +4,8 @@
  */
 export const HEADER_ONLY_CSP = "frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action 'self'";
 
-/** Pages whose address is itself the key (an emailed report link): the address is never sent on as a Referer. */
-export const isSecretLinkPath = (pathname: string) => /^\/audit-report(\/|$)/i.test(pathname);
+/** Pages whose address is itself the key (an emailed report or unsubscribe link): the address is never sent on as a Referer. */
+export const isSecretLinkPath = (pathname: string) => /^\/(audit-report|unsubscribe)(\/|$)/i.test(pathname);
 
 export function applySecurityHeaders(headers: Headers, { https, pathname }: { https: boolean; pathname?: string | undefined }) {
   // Astro sends the hashed script-src/style-src policy of the page; add to it rather than replace it.
@@ -23,7 +23,7 @@ export function applySecurityHeaders(headers: Headers, { https, pathname }: { ht
 
 /** Pages and endpoints whose content depends on who asks: never stored by any cache. */
 export function isPrivatePath(pathname: string): boolean {
-  return /^\/(admin|dashboard|auth|verify-email|claim-admin|api|audit-report)(\/|$)/i.test(pathname);
+  return /^\/(admin|dashboard|auth|verify-email|claim-admin|api|audit-report|unsubscribe)(\/|$)/i.test(pathname);
 }
 
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';

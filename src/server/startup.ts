@@ -20,6 +20,7 @@ import './modules/live-grants';
 // The kinds of job the worker runs are defined when their modules load.
 import './mail/queue';
 import './modules/site-audit/service';
+import './modules/lead-sequences/schedule';
 import { scheduleTodaysReminders } from './modules/leads/reminders';
 import { startJobWorker } from './jobs/queue';
 import { useFixtureHosts } from './http/safe-fetch';

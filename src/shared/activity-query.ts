@@ -103,6 +103,7 @@ const TYPE_LABELS: Record<string, string> = {
   audit: 'Audit requests',
   lead: 'Leads',
   'lead-mail-template': 'Email templates',
+  'lead-sequence': 'Follow-up sequences',
   'chat-settings': 'Chat settings',
   user: 'Users',
 };
@@ -136,6 +137,8 @@ const ADMIN_DOCUMENT_PAGES: Record<string, (id: string) => string> = {
   lead: (email) => personHref(email),
   // The templates are edited on one page.
   'lead-mail-template': () => '/admin/leads/templates',
+  // The sequences and their quiet hours are edited on one page.
+  'lead-sequence': () => '/admin/leads/sequences',
 };
 
 /**

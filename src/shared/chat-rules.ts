@@ -100,6 +100,8 @@ export const chatContactSchema = z.object({
     .refine((v) => !hasControlCharacters(v), 'The message contains characters that are not allowed')
     .optional()
     .transform((v) => v ?? ''),
+  /** "Email me follow-ups": the consent a chat-lead follow-up sequence needs (unticked by default). */
+  followUps: z.boolean({ error: 'Tick the box or leave it empty' }).optional().transform((v) => v ?? false),
 });
 export type ChatContactInput = z.input<typeof chatContactSchema>;
 export type ChatContactFields = z.output<typeof chatContactSchema>;

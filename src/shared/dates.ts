@@ -111,3 +111,9 @@ export function startOfDayIn(day: string, timeZone: string): Date {
 export function addDays(day: string, days: number): string {
   return new Date(parseDayKey(day) + days * 86_400_000).toISOString().slice(0, 10);
 }
+
+/** The minute of the day (0–1439) `at` shows on the wall clock of `timeZone`. */
+export function minuteOfDayIn(at: Date | string | number, timeZone: string): number {
+  const { hour, minute } = wallClockParts(instant(at).getTime(), timeZone);
+  return (hour % 24) * 60 + minute;
+}

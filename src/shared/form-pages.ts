@@ -9,6 +9,8 @@ export const CHANGE_PASSWORD_FORM_PAGE = '/auth/change-password';
 export const ADMIN_CLAIM_PAGE = '/claim-admin';
 /** The free audit request (src/pages/free-audit.astro). */
 export const FREE_AUDIT_FORM_PAGE = '/free-audit';
+/** An unsubscribe link's page: its button, and a mail client's one-click POST (RFC 8058), post to it. */
+export const UNSUBSCRIBE_FORM_PAGES = '/unsubscribe/*';
 
 export const FORM_POST_PAGES: ReadonlySet<string> = new Set([
   AUTH_FORM_PAGE,
@@ -16,7 +18,11 @@ export const FORM_POST_PAGES: ReadonlySet<string> = new Set([
   CHANGE_PASSWORD_FORM_PAGE,
   ADMIN_CLAIM_PAGE,
   FREE_AUDIT_FORM_PAGE,
+  UNSUBSCRIBE_FORM_PAGES,
 ]);
+
+/** Whether a page path takes its form's POST ('/x/*' entries: any path under /x/). */
+export const isFormPostPage = (path: string) => FORM_POST_PAGES.has(path) || [...FORM_POST_PAGES].some((p) => p.endsWith('/*') && path.startsWith(p.slice(0, -1)) && path.length > p.length - 1);
 
 /** The hidden field that says which of a page's forms was sent. */
 export const FORM_INTENT_FIELD = 'intent';

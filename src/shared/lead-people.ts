@@ -280,7 +280,7 @@ export function followUpLabel(day: string, today: string): string {
 }
 
 /** Kinds whose label is not their words. */
-const MAIL_KIND_LABELS: Record<string, string> = { 'lead-mail': 'Written by the team' };
+const MAIL_KIND_LABELS: Record<string, string> = { 'lead-mail': 'Written by the team', 'lead-sequence': 'Follow-up sequence' };
 
 /** A mail's kind as a label: "audit-confirmation" → "Audit confirmation". */
 export function mailKindLabel(kind: string): string {

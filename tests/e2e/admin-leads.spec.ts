@@ -9,7 +9,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { calComBody, calComHeaders } from '../support/booking-webhooks';
-import { ADMIN_STATE, freshClientIp, gotoHydrated, newestMailTo, savedAccounts } from './support/accounts';
+import { ADMIN_STATE, freshClientIp, gotoHydrated, mailsTo, newestMailTo, savedAccounts } from './support/accounts';
+import { callAction } from './support/admin-actions';
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -343,4 +344,93 @@ test('a person key that names no lead, or is not a key at all, is a 404', async 
   const first = await page.locator('tr[data-person-row] a').first().getAttribute('href');
   expect((await page.goto(`${first}?before=<script>`))?.status()).toBe(200);
   expect((await page.goto(`${first}?before=99999999999999999999`))?.status()).toBe(200);
+});
+
+/** "HH:MM" of `at` on the wall clock of `timeZone`. */
+const wallClock = (at: Date, timeZone: string) => new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+
+test('an enrolled lead gets step 1 with one-click unsubscribe, unsubscribes with one click, and never gets step 2', async ({ page, browser, request, baseURL }) => {
+  test.setTimeout(120_000);
+  const id = unique();
+  const email = `sam-${id}@example.com`;
+  // Quiet hours that are not now in the site's zone, and the audit-request sequence on: both put back after.
+  await gotoHydrated(page, '/admin/leads/sequences');
+  const timeZone = /time zone \(([^,)]+)/.exec(await page.locator('form[data-quiet-hours]').innerText())![1]!;
+  const quiet = { start: await page.getByLabel('No follow-up emails between').inputValue(), end: await page.getByLabel(/^and/).inputValue() };
+  const card = page.locator('form[data-sequence="audit-requested"]');
+  const sequence = { trigger: 'audit-requested', active: await card.getByRole('switch').isChecked(), steps: [] as unknown[] };
+  for (const step of await card.locator('[data-sequence-step]').all()) {
+    sequence.steps.push({ delayDays: Number(await step.getByLabel('Send on day').inputValue()), subject: await step.getByLabel('Subject').inputValue(), body: await step.getByLabel('Message').inputValue() });
+  }
+  const hour = 3_600_000;
+  const put = async (name: string, input: unknown) => expect((await callAction(request, baseURL!, name, input)).status).toBe(200);
+  try {
+    await put('admin.leads.saveQuietHours', { start: wallClock(new Date(Date.now() + 6 * hour), timeZone), end: wallClock(new Date(Date.now() + 7 * hour), timeZone) });
+    await put('admin.leads.saveSequence', {
+      trigger: 'audit-requested',
+      active: true,
+      steps: [
+        { delayDays: 0, subject: `Thanks, {{first_name}} (${id})`, body: 'Hi {{first_name}},\n\nWe are on <b>{{business}}</b>.' },
+        { delayDays: 2, subject: `Step two (${id})`, body: 'Book a call: {{booking_link}}' },
+      ],
+    });
+
+    await visitorRequestsAudit(browser, { fullName: 'Sam Stone', email, business: `Stone Physio ${id}`, landing: '/' });
+
+    // Step 1, sent by the server's worker: the one-click headers (RFC 8058) and the visible link.
+    const stepMails = () => mailsTo(email).filter((m) => m.includes(`(${id})`));
+    await expect.poll(() => stepMails().length, { timeout: 20_000 }).toBe(1);
+    const [mail] = stepMails();
+    expect(mail).toMatch(new RegExp(`^Subject: Thanks, Sam \\(${id}\\)`, 'm'));
+    // A long header is folded onto the next line (RFC 5322).
+    const header = /^List-Unsubscribe:\s+<(\S+)>\r?$/m.exec(mail!)?.[1];
+    expect(header).toMatch(/\/unsubscribe\/[\w-]{43}$/);
+    expect(mail).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+    expect(mail).toContain(`unsubscribe: ${header}`);
+    expect(mail).toContain('&lt;b&gt;Stone Physio');
+    const link = new URL(header!).pathname;
+
+    // The link opened in a browser only asks; a link scanner's GET changes nothing.
+    const visitorContext = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const visitor = await visitorContext.newPage();
+    await visitor.goto(link);
+    await expect(visitor.getByRole('heading', { level: 1 })).toHaveText('Unsubscribe from follow-up emails?');
+    await expect(visitor.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
+    await screenshotsAndAxe(visitor, 'unsubscribe-ask');
+
+    // The mail client's one-click POST (no cookies, no Origin): unsubscribed.
+    const oneClick = await request.post(link, { form: { 'List-Unsubscribe': 'One-Click' }, headers: { cookie: '' } });
+    expect(oneClick.status()).toBe(200);
+    expect(oneClick.headers()['cache-control']).toContain('no-store');
+    expect(oneClick.headers()['referrer-policy']).toBe('no-referrer');
+    await visitor.reload();
+    await expect(visitor.getByRole('heading', { level: 1 })).toHaveText('You are unsubscribed');
+    await screenshotsAndAxe(visitor, 'unsubscribe-done');
+    // Used again: the same answer; tampered with: not a link of ours.
+    expect((await request.post(link, { form: { 'List-Unsubscribe': 'One-Click' } })).status()).toBe(200);
+    const tampered = link.slice(0, -1) + (link.endsWith('A') ? 'B' : 'A');
+    expect((await request.post(tampered, { form: { 'List-Unsubscribe': 'One-Click' } })).status()).toBe(404);
+    expect((await request.get(tampered)).status()).toBe(404);
+    await visitorContext.close();
+
+    // The admin sees it; the next step cannot be sent, now or later.
+    await gotoHydrated(page, `/admin/leads/${base64url(email)}`);
+    const panel = page.locator('[data-lead-sequences]');
+    await expect(panel.locator('[data-unsubscribed]')).toContainText('Unsubscribed from follow-up emails on');
+    await expect(panel.locator('[data-enrollment="stopped"]')).toContainText('Stopped: they unsubscribed');
+    await expect(panel.getByRole('button', { name: /^Send step/ })).toHaveCount(0);
+    await expect(page.locator('[data-timeline-entry="lead-unsubscribed"]')).toContainText('With one click in their mail app');
+    await expect(page.locator('[data-timeline-entry="mail"]').filter({ hasText: 'Follow-up sequence' })).toHaveCount(1);
+    await screenshotsAndAxe(page, 'lead-unsubscribed');
+    const found = await panel.locator('[data-enrollment]').getAttribute('data-enrollment-id');
+    const refused = await callAction(request, baseURL!, 'admin.leads.sendSequenceStepNow', { enrollmentId: found });
+    expect(refused.status).toBe(409);
+    expect(refused.error?.message).toBe('This sequence has ended for them: nothing more is sent.');
+    // The worker polls every 15 s: give it a pass, and still only step 1.
+    await page.waitForTimeout(16_000);
+    expect(stepMails()).toHaveLength(1);
+  } finally {
+    await put('admin.leads.saveSequence', sequence);
+    await put('admin.leads.saveQuietHours', quiet);
+  }
 });

@@ -62,7 +62,10 @@ describe('inputs', () => {
   });
 
   it('checks the contact form by field', () => {
-    expect(chatContactSchema.parse({ name: ' Ada ', email: ' Ada@Example.COM ' })).toEqual({ name: 'Ada', email: 'ada@example.com', message: '' });
+    expect(chatContactSchema.parse({ name: ' Ada ', email: ' Ada@Example.COM ' })).toEqual({ name: 'Ada', email: 'ada@example.com', message: '', followUps: false });
+    // "Email me follow-ups": only a real tick is consent.
+    expect(chatContactSchema.parse({ name: 'Ada', email: 'ada@example.com', followUps: true }).followUps).toBe(true);
+    expect(chatContactSchema.safeParse({ name: 'Ada', email: 'ada@example.com', followUps: 'on' }).success).toBe(false);
     const bad = chatContactSchema.safeParse({ name: 'Ada\nBcc: x', email: 'nope', message: 'x'.repeat(1001) });
     expect(bad.success).toBe(false);
     expect(chatContactFieldErrors(bad.error!)).toEqual({

@@ -60,7 +60,7 @@ async function call<T>(url: string, init: RequestInit = {}): Promise<Result<T>> 
 
 export const loadSession = () => call<ChatSessionResponse>('/api/chat/session');
 
-export const sendContact = (contact: { name: string; email: string; message?: string }) =>
+export const sendContact = (contact: { name: string; email: string; message?: string; followUps?: boolean }) =>
   call<ChatContactResponse>('/api/chat/contact', { method: 'POST', body: JSON.stringify(contact) });
 
 export const poll = (conversation: ChatConversationState, after: number) =>

@@ -305,7 +305,7 @@ export function createPanel(config: PublicChatConfig, launcher: HTMLButtonElemen
     contactBusy = true;
     contact.setBusy(true);
     showError('');
-    const result = await sendContact({ name: values.name, email: values.email, ...(values.message ? { message: values.message } : {}) });
+    const result = await sendContact({ name: values.name, email: values.email, ...(values.message ? { message: values.message } : {}), ...(values.followUps ? { followUps: true } : {}) });
     contactBusy = false;
     contact?.setBusy(false);
     if (result.ok) {

@@ -50,7 +50,7 @@ export function quickReplyList(replies: readonly QuickReply[], onMessage: (value
 
 export interface ContactForm {
   form: HTMLFormElement;
-  values: () => ContactFields;
+  values: () => ContactFields & { followUps: boolean };
   showErrors: (errors: Partial<Record<ContactField, string>>) => void;
   setBusy: (busy: boolean) => void;
   first: () => HTMLElement;
@@ -71,6 +71,9 @@ export function contactForm(onSubmit: () => void): ContactForm {
   const email = field('email', 'Email', el('input', { type: 'email', autocomplete: 'email', maxlength: '254', required: true, inputmode: 'email' }));
   const message = field('message', 'Message (optional)', el('textarea', { rows: '2', maxlength: '1000' }));
   const fields = { name, email, message };
+  // Unticked by default: the consent a follow-up sequence needs, given only by the visitor's own choice.
+  const followUps = el('input', { type: 'checkbox', id: 'chat-contact-follow-ups', name: 'followUps', class: 'mt-0.5 size-4 shrink-0 accent-(--chat-accent)' });
+  const followUpsWrap = el('label', { for: 'chat-contact-follow-ups', class: 'flex items-start gap-2 text-xs text-slate-700' }, followUps, el('span', {}, 'Email me follow-ups about this (unsubscribe any time)'));
   const submit = el('button', { type: 'submit', class: 'inline-flex min-h-10 w-full items-center justify-center rounded-lg bg-(--chat-accent) px-4 text-sm font-semibold text-white hover:opacity-90 disabled:opacity-60' }, 'Send my details');
   const form = el(
     'form',
@@ -80,6 +83,7 @@ export function contactForm(onSubmit: () => void): ContactForm {
     name.wrap,
     email.wrap,
     message.wrap,
+    followUpsWrap,
     submit,
   );
   form.addEventListener('submit', (e) => {
@@ -88,7 +92,7 @@ export function contactForm(onSubmit: () => void): ContactForm {
   });
   return {
     form,
-    values: () => ({ name: name.control.value.trim(), email: email.control.value.trim(), message: message.control.value.trim() }),
+    values: () => ({ name: name.control.value.trim(), email: email.control.value.trim(), message: message.control.value.trim(), followUps: followUps.checked }),
     showErrors(errors) {
       for (const [key, f] of Object.entries(fields) as [ContactField, typeof name][]) {
         const text = errors[key];

@@ -475,6 +475,8 @@ export const leadPeople = pgTable(
     ownerId: text("owner_id").references(() => users.id, { onDelete: "set null" }),
     /** A calendar day of the site's time zone. */
     followUpOn: date("follow_up_on", { mode: "string" }),
+    /** Marked by an admin when the person answered: their follow-up sequences stop. */
+    repliedAt: at("replied_at"),
     updatedAt: updatedAt(),
   },
   (t) => [
@@ -567,6 +569,77 @@ export const leadMailTemplates = pgTable("lead_mail_templates", {
   position: integer("position").notNull().default(0),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
+});
+
+/**
+ * Follow-up sequences (issue 23, decision 049): one per trigger ('audit-requested' | 'report-sent' |
+ * 'chat-lead', src/shared/schemas/lead-sequences.ts), its steps ({ delayDays, subject, body }) in order.
+ */
+export const leadSequences = pgTable("lead_sequences", {
+  trigger: text("trigger").primaryKey(),
+  active: boolean("active").notNull().default(false),
+  steps: jsonb("steps")
+    .$type<{ delayDays: number; subject: string; body: string }[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A person in a sequence: once per trigger and person. `nextStep` is the index of the step to send next;
+ * its job in `jobs` is `sequence-step:<id>:<step>`. Ends 'completed' after the last step, or 'stopped'
+ * (booked, replied, unsubscribed, a client or not a fit, the sequence turned off).
+ */
+export const leadSequenceEnrollments = pgTable(
+  "lead_sequence_enrollments",
+  {
+    id: text("id").primaryKey(),
+    trigger: text("trigger").notNull(),
+    /** Lower-cased, as the leads pages key a person. */
+    email: text("email").notNull(),
+    name: text("name").notNull().default(""),
+    /** The audit request or conversation that enrolled them. */
+    refId: text("ref_id"),
+    /** When they agreed to be contacted on the form that enrolled them. */
+    consentedAt: at("consented_at").notNull(),
+    enrolledAt: at("enrolled_at").notNull().defaultNow(),
+    nextStep: integer("next_step").notNull().default(0),
+    /** When the next step is due (quiet hours applied when it is queued); null once ended. */
+    nextAt: at("next_at"),
+    /** 'active' | 'completed' | 'stopped' */
+    status: text("status").notNull().default("active"),
+    /** SEQUENCE_STOP_LABELS' keys when stopped. */
+    stopReason: text("stop_reason").notNull().default(""),
+    endedAt: at("ended_at"),
+  },
+  (t) => [uniqueIndex("lead_sequence_enrollments_trigger_email_idx").on(t.trigger, t.email), index("lead_sequence_enrollments_email_idx").on(t.email)],
+);
+
+/** Each step of an enrolment sent (or skipped) once: the key makes a second send impossible. */
+export const leadSequenceSends = pgTable(
+  "lead_sequence_sends",
+  {
+    enrollmentId: text("enrollment_id")
+      .notNull()
+      .references(() => leadSequenceEnrollments.id, { onDelete: "cascade" }),
+    step: integer("step").notNull(),
+    /** The queued mail; null when the step was skipped (skipReason). */
+    mailId: text("mail_id"),
+    skipReason: text("skip_reason").notNull().default(""),
+    at: at("at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.enrollmentId, t.step] })],
+);
+
+/**
+ * An address's unsubscribe link (one per address, its token stored hashed) and whether it was used: an
+ * unsubscribed address gets no sequence mail again.
+ */
+export const mailUnsubscribes = pgTable("mail_unsubscribes", {
+  email: text("email").primaryKey(),
+  tokenHash: text("token_hash").notNull().unique(),
+  unsubscribedAt: at("unsubscribed_at"),
+  createdAt: createdAt(),
 });
 
 /** The team's notes on a person (issue 23): never shown or sent to the person. */
@@ -709,6 +782,8 @@ export const mailQueue = pgTable(
     html: text("html").notNull().default(""),
     /** Where replies go ('' = the site's From): the admin who wrote a mail to a lead. */
     replyTo: text("reply_to").notNull().default(""),
+    /** Extra headers (a sequence mail's List-Unsubscribe and List-Unsubscribe-Post). */
+    headers: jsonb("headers").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
     /** Delivery attempts and the last failure, for the lead's timeline (the job in `jobs` schedules them). */
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
@@ -745,6 +820,8 @@ export const chatConversations = pgTable(
     contactEmail: text("contact_email").notNull().default(""),
     contactMessage: text("contact_message").notNull().default(""),
     contactAt: at("contact_at"),
+    /** When the visitor ticked "Email me follow-ups" on the contact form (a chat-lead sequence may enrol them). */
+    contactConsentAt: at("contact_consent_at"),
     /** Messages from the visitor no admin has read yet. */
     unreadForAdmin: integer("unread_for_admin").notNull().default(0),
     attribution: jsonb("attribution")

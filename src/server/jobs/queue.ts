@@ -27,7 +27,8 @@ export interface JobKind<P extends Record<string, unknown> = Record<string, unkn
   leaseMs: number;
   /** At most this many of the kind's jobs run at once across every process; unset: no cap. */
   concurrency?: number | undefined;
-  run: (payload: P, job: JobRow) => Promise<void>;
+  /** `now`: the clock the job was claimed by (the worker's, or a test's). */
+  run: (payload: P, job: JobRow, now: Date) => Promise<void>;
 }
 
 const log = logger.child({ module: 'jobs' });
@@ -127,7 +128,7 @@ async function runLane(database: Database, kind: string, definition: JobKind, ba
     const job = await claimNext(database, kind, definition, now());
     if (!job) break;
     try {
-      await definition.run(job.payload, job);
+      await definition.run(job.payload, job, now());
       await finish(database, job, now);
       finished++;
     } catch (err) {

@@ -23,6 +23,10 @@ export interface QueuedMail {
   html?: string;
   /** Where replies go (an admin writing to a lead); the site's From otherwise. */
   replyTo?: string;
+  /** Extra headers (a sequence mail's List-Unsubscribe and List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
+  /** The message's id, when the caller records it beside (a sequence step's send). */
+  id?: string;
 }
 
 const FIRST_RETRY_MS = 30_000;
@@ -59,7 +63,14 @@ function mailJob(mailer: () => Mailer, database: () => Database): JobKind<{ mail
         .returning();
       if (!mail || mail.sentAt) return; // deleted, or sent by a try whose finish was lost
       try {
-        await mailer().send({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html || mail.text, ...(mail.replyTo ? { replyTo: mail.replyTo } : {}) });
+        await mailer().send({
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html || mail.text,
+          ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+          ...(Object.keys(mail.headers).length ? { headers: mail.headers } : {}),
+        });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         await database().update(mailQueue).set({ lastError: message.slice(0, 1000) }).where(eq(mailQueue.id, mailId));
@@ -73,8 +84,8 @@ function mailJob(mailer: () => Mailer, database: () => Database): JobKind<{ mail
 defineJobKind('mail', mailJob(getMailer, db));
 
 export async function enqueueMail(tx: Executor, mail: QueuedMail): Promise<void> {
-  const id = crypto.randomUUID();
-  await tx.insert(mailQueue).values({ id, kind: mail.kind, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? '', replyTo: mail.replyTo ?? '' });
+  const id = mail.id ?? crypto.randomUUID();
+  await tx.insert(mailQueue).values({ id, kind: mail.kind, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? '', replyTo: mail.replyTo ?? '', headers: mail.headers ?? {} });
   await enqueueJob(tx, { kind: 'mail', payload: { mailId: id }, id: `mail-${id}` });
 }
 

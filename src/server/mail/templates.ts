@@ -14,6 +14,8 @@ export interface MailMessage {
   html: string;
   /** Where replies go, when not to the site's From (an admin writing to a lead). */
   replyTo?: string;
+  /** Extra headers: a sequence mail's List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 interface Recipient {

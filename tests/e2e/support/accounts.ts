@@ -49,19 +49,20 @@ function decodeQuotedPrintable(text: string): string {
   return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/** The newest message to `email` (file names start with an ISO time stamp), decoded. */
-export function newestMailTo(email: string, dataDir?: string): string | undefined {
+/** Every message to `email`, newest first (file names start with an ISO time stamp), decoded. */
+export function mailsTo(email: string, dataDir?: string): string[] {
   const dir = outboxDir(dataDir);
-  if (!fs.existsSync(dir)) return undefined;
+  if (!fs.existsSync(dir)) return [];
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse();
   const needle = email.toLowerCase();
-  for (const file of files) {
-    const raw = fs.readFileSync(path.join(dir, file), 'utf8');
-    const to = /^To: (.*)$/im.exec(raw)?.[1]?.toLowerCase() ?? '';
-    if (to.includes(needle)) return decodeQuotedPrintable(raw);
-  }
-  return undefined;
+  return files
+    .map((file) => fs.readFileSync(path.join(dir, file), 'utf8'))
+    .filter((raw) => (/^To: (.*)$/im.exec(raw)?.[1]?.toLowerCase() ?? '').includes(needle))
+    .map(decodeQuotedPrintable);
 }
+
+/** The newest message to `email`, decoded. */
+export const newestMailTo = (email: string, dataDir?: string): string | undefined => mailsTo(email, dataDir)[0];
 
 /** Waits for a message to `email` with a link containing `contains`, newer than `notBefore` (a link seen earlier). */
 export async function linkFromOutbox(email: string, contains: string, notBefore?: string, dataDir?: string): Promise<string> {

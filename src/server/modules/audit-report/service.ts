@@ -17,6 +17,7 @@ import { adminWrite, requestLabel } from '../audit/service';
 import { listActivePackages, listServices } from '../catalog/repository';
 import { getSiteContent } from '../site/service';
 import { siteTimeZone } from '../site/time-zone';
+import { enrollInSequence, timingNow } from '../lead-sequences/schedule';
 import { findRun, newestDoneRun, type SiteAuditRunRow } from '../site-audit/repository';
 import type { AuditFindings } from '../site-audit/findings';
 import type { LeadKind } from '../../../shared/lead-events';
@@ -78,7 +79,7 @@ export async function saveReportDraft(actorId: string | undefined, requestId: st
  */
 export async function sendAuditReport(actorId: string | undefined, requestId: string, input: unknown): Promise<{ reportId: string; sentTo: string; expiresAt: Date }> {
   const draft = parseDraft(input);
-  const [{ siteName, bookingUrl }, timeZone] = await Promise.all([getSiteContent(), siteTimeZone()]);
+  const [{ siteName, bookingUrl }, timeZone, timing] = await Promise.all([getSiteContent(), siteTimeZone(), timingNow()]);
   const result = await adminWrite(actorId, requestId, async (tx, actor, request) => {
     const run = await newestDoneRun(request.id, tx);
     if (!run) throw noFinishedRun();
@@ -90,6 +91,8 @@ export async function sendAuditReport(actorId: string | undefined, requestId: st
     await repo.insertReport(tx, { id, requestId: request.id, runId: run.id, tokenHash: hash, ...draft, sentTo: request.email, sentBy: actor.id, sentAt, expiresAt });
     const url = new URL(`${REPORT_PATH_PREFIX}${token}`, config().SITE_URL).toString();
     await enqueueMail(tx, { kind: 'audit-report', ...auditReportEmail(request.email, { url, expiresAt, bookingUrl, siteName, timeZone }) });
+    // The request's consent ("contacted … about my audit") covers the follow-ups about its report.
+    await enrollInSequence(tx, 'report-sent', { email: request.email, name: request.fullName, refId: request.id, consentedAt: request.consentAt }, timing);
     const status: AuditStatus = 'report-sent';
     await updateAuditRequest(request.id, { status }, tx);
     await insertActivity(tx, {
@@ -113,7 +116,7 @@ export async function sendAuditReport(actorId: string | undefined, requestId: st
  * the lead: the links are stored hashed, so the old one cannot be given again. The report is sent anew as it
  * was (same run and text, a fresh expiry) in the caller's transaction; undefined when none was ever sent.
  */
-export async function newLinkToLatestReport(tx: repo.Executor, email: string, actorId: string): Promise<string | undefined> {
+export async function newLinkToLatestReport(tx: repo.Executor, email: string, actorId: string | null): Promise<string | undefined> {
   const latest = await repo.latestReportSentTo(email, tx);
   if (!latest) return undefined;
   const { token, hash } = newReportToken();

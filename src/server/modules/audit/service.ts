@@ -11,6 +11,7 @@ import { enqueueMail } from '../../mail/queue';
 import { logger } from '../../logger';
 import { insertActivity } from '../activity/repository';
 import { withPublicLandingPage } from '../leads/attribution';
+import { enrollInSequence, timingNow } from '../lead-sequences/schedule';
 import { consumeRateLimit } from '../rate-limit/service';
 import { getSiteContent } from '../site/service';
 import { requireAdmin } from '../users/service';
@@ -83,7 +84,9 @@ export async function submitAuditRequest(submission: AuditSubmission, ctx: Submi
   const { siteName } = await getSiteContent();
   // Read before the transaction opens (the embedded database runs one statement at a time).
   const attribution = await withPublicLandingPage(db(), submission.attribution);
+  const timing = await timingNow();
   const id = crypto.randomUUID();
+  const consentAt = new Date();
   await db().transaction(async (tx) => {
     const member = ctx.userId ? await repo.findUserSummary(ctx.userId, tx) : undefined;
     await repo.insertAuditRequest(tx, {
@@ -96,7 +99,7 @@ export async function submitAuditRequest(submission: AuditSubmission, ctx: Submi
       businessType: fields.businessType,
       goals: fields.goals,
       message: fields.message,
-      consentAt: new Date(),
+      consentAt,
       userId: member?.id ?? null,
       attribution,
     });
@@ -110,6 +113,8 @@ export async function submitAuditRequest(submission: AuditSubmission, ctx: Submi
       refId: id,
       attribution,
     });
+    // Their consent on this form ("contacted … about my audit") is what a follow-up sequence may rely on.
+    await enrollInSequence(tx, 'audit-requested', { email: fields.email, name: fields.fullName, refId: id, consentedAt: consentAt }, timing);
     const confirmation = auditConfirmationEmail(fields, siteName);
     await enqueueMail(tx, { kind: 'audit-confirmation', ...confirmation });
     const adminUrl = new URL(`/admin/audit/${id}`, config().SITE_URL).toString();

@@ -100,7 +100,7 @@ export async function insertConversation(ex: Executor, row: { visitorKey: string
 }
 
 export type ConversationUpdate = Partial<
-  Pick<ConversationRow, 'userId' | 'status' | 'takenOverBy' | 'takenOverAt' | 'contactName' | 'contactEmail' | 'contactMessage' | 'contactAt' | 'unreadForAdmin' | 'lastMessageAt'>
+  Pick<ConversationRow, 'userId' | 'status' | 'takenOverBy' | 'takenOverAt' | 'contactName' | 'contactEmail' | 'contactMessage' | 'contactAt' | 'contactConsentAt' | 'unreadForAdmin' | 'lastMessageAt'>
 >;
 
 export async function updateConversation(ex: Executor, id: string, values: ConversationUpdate & { addUnread?: number }) {

@@ -23,6 +23,7 @@ import { conversationState, messageDto, VISITOR_SELF } from './dto';
 import { ChatError, chatDisabled, conversationNotFound, memberSessionNeeded, streamForbidden } from './errors';
 import { isStreamTokenValid, ownerKeyOf, type ChatIdentity } from './identity';
 import { publishChange } from './live';
+import { enrollInSequence, timingNow } from '../lead-sequences/schedule';
 import { chatLeadEmail } from './mails';
 import * as repo from './repository';
 import { getChatSettings } from './settings';
@@ -277,19 +278,21 @@ export interface ContactInput {
   name?: unknown;
   email?: unknown;
   message?: unknown;
+  followUps?: unknown;
   /** Used when the contact form comes before the first message ("at-start"). */
   attribution?: unknown;
 }
 
 export async function saveChatContact(input: ContactInput, request: VisitorRequest): Promise<ChatContactResponse> {
   const settings = await enabledSettings();
-  const parsed = chatContactSchema.safeParse({ name: input.name, email: input.email, message: input.message ?? undefined });
+  const parsed = chatContactSchema.safeParse({ name: input.name, email: input.email, message: input.message ?? undefined, followUps: input.followUps ?? undefined });
   if (!parsed.success) throw new ChatError('INVALID', 'Please correct the highlighted fields.', chatContactFieldErrors(parsed.error));
   await limit(`chat-contact:${request.clientIp ?? 'unknown'}`, CHAT_RATE_LIMITS.contactPerClient, 'your connection');
   const fields = parsed.data;
   const now = request.now ?? new Date();
   const online = isWithinBusinessHours(settings.businessHours, now);
   const { siteName } = await getSiteContent();
+  const timing = await timingNow(now);
 
   const stored = await db().transaction(async (tx) => {
     const { row } = await conversationForWrite(tx, request.identity, attributionOf(input.attribution));
@@ -299,6 +302,7 @@ export async function saveChatContact(input: ContactInput, request: VisitorReque
       contactEmail: fields.email,
       contactMessage: fields.message,
       contactAt: now,
+      ...(fields.followUps ? { contactConsentAt: now } : {}),
       status: 'open',
       lastMessageAt: now,
       addUnread: 1,
@@ -309,6 +313,8 @@ export async function saveChatContact(input: ContactInput, request: VisitorReque
       const member = row.userId ? await repo.findUserSummary(row.userId, tx) : undefined;
       const lead = { ...fields, conversationId: row.id, memberEmail: member?.email, attribution: row.attribution };
       for (const admin of await listAdmins(tx)) await enqueueMail(tx, { kind: CHAT_LEAD_KIND, ...chatLeadEmail(admin.email, lead, adminUrl, siteName) });
+      // Only with "Email me follow-ups" ticked on this form.
+      await enrollInSequence(tx, 'chat-lead', { email: fields.email, name: fields.name, refId: row.id, consentedAt: fields.followUps ? now : null }, timing);
     }
     const when = online ? 'soon' : 'during business hours';
     const thanks = await repo.insertMessage(tx, {

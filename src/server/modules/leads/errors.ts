@@ -1,5 +1,8 @@
-/** Working a lead (work.ts): a person that is not a lead, or a change the rules refuse (with field messages). */
-export type LeadErrorCode = 'NOT_FOUND' | 'INVALID';
+/**
+ * Working a lead (work.ts): a person that is not a lead, a change the rules refuse (with field messages), or
+ * one the person's state no longer allows (a sequence that has ended).
+ */
+export type LeadErrorCode = 'NOT_FOUND' | 'INVALID' | 'CONFLICT';
 
 export class LeadError extends Error {
   constructor(

@@ -9,6 +9,7 @@ import { dayKeyIn } from '../../../shared/dates';
 import { dayHeading, normalizeEmail } from '../../../shared/lead-people';
 import { followUpDaySchema, isLeadStage, LEAD_STAGE_LABELS, leadNoteSchema, leadStageLabel, type LeadStage } from '../../../shared/schemas/lead-work';
 import { insertActivity } from '../activity/repository';
+import { stopSequencesOf } from '../lead-sequences/schedule';
 import { listAdmins } from '../audit/repository';
 import { siteTimeZone } from '../site/time-zone';
 import { requireAdmin } from '../users/service';
@@ -47,6 +48,7 @@ export async function leadWorkOf(email: string) {
     stage: (isLeadStage(row?.stage) ? row.stage : 'new') as LeadStage,
     ownerId: row?.ownerId ?? null,
     followUpOn: row?.followUpOn ?? null,
+    repliedAt: row?.repliedAt ?? null,
     // The newest ones, oldest first, as a conversation reads.
     notes: notes.reverse(),
     admins,
@@ -57,6 +59,9 @@ export async function leadWorkOf(email: string) {
 /** Moves the (locked) person to `stage` and records who did it: an admin, or the scheduler by name. */
 async function writeStage(tx: repo.Executor, key: string, from: string, stage: LeadStage, by: { id: string | null; email: string }) {
   await repo.updateLeadWork(key, { stage }, tx);
+  // A booked call, a client or not a fit: no more follow-up mails (the step's own check agrees).
+  if (stage === 'call-booked') await stopSequencesOf(tx, key, 'booked');
+  else if (stage === 'client' || stage === 'not-a-fit') await stopSequencesOf(tx, key, 'stage');
   await insertActivity(tx, {
     actorId: by.id,
     actorEmail: by.email,
@@ -73,6 +78,27 @@ export async function setLeadStage(actorId: string | undefined, email: string, s
   return leadWrite(actorId, email, async (tx, actor, row, key) => {
     if (row.stage === stage) return { changed: false };
     await writeStage(tx, key, row.stage, stage, actor);
+    return { changed: true };
+  });
+}
+
+/** Marks that the person answered (their follow-up sequences stop), or takes the mark back. */
+export async function setReplied(actorId: string | undefined, email: string, replied: boolean) {
+  return leadWrite(actorId, email, async (tx, actor, row, key) => {
+    if (Boolean(row.repliedAt) === replied) return { changed: false };
+    const at = new Date();
+    await repo.updateLeadWork(key, { repliedAt: replied ? at : null }, tx);
+    const stopped = replied ? await stopSequencesOf(tx, key, 'replied', at) : 0;
+    await insertActivity(tx, {
+      actorId: actor.id,
+      actorEmail: actor.email,
+      entityType: repo.LEAD_ENTITY,
+      entityId: key,
+      action: 'replied',
+      summary: replied ? `${key} marked as replied` : `${key}: “replied” taken back`,
+      before: { replied: !replied },
+      after: { replied, sequencesStopped: stopped },
+    });
     return { changed: true };
   });
 }

@@ -1,0 +1,147 @@
+/** Follow-up sequences: data access only (Drizzle). */
+import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { db } from '../../db';
+import type { Database } from '../../db/client';
+import { appConfig, bookings, leadPeople, leadSequenceEnrollments, leadSequenceSends, leadSequences, mailUnsubscribes } from '../../db/schema';
+import { DEFAULT_QUIET_HOURS, quietHoursSchema, type QuietHours, type SequenceStep, type SequenceStopReason, type SequenceTrigger } from '../../../shared/schemas/lead-sequences';
+
+export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
+type Reader = Pick<Database, 'select'>;
+export type SequenceRow = typeof leadSequences.$inferSelect;
+export type EnrollmentRow = typeof leadSequenceEnrollments.$inferSelect;
+
+const QUIET_HOURS_KEY = 'leadSequenceQuietHours';
+
+export const listSequences = (ex: Reader = db()) => ex.select().from(leadSequences).orderBy(asc(leadSequences.trigger));
+
+export async function findSequence(trigger: string, ex: Reader = db()): Promise<SequenceRow | undefined> {
+  const [row] = await ex.select().from(leadSequences).where(eq(leadSequences.trigger, trigger));
+  return row;
+}
+
+export async function lockSequence(trigger: SequenceTrigger, tx: Executor): Promise<SequenceRow> {
+  await tx.insert(leadSequences).values({ trigger }).onConflictDoNothing();
+  const [row] = await tx.select().from(leadSequences).where(eq(leadSequences.trigger, trigger)).for('update');
+  return row!;
+}
+
+export async function updateSequence(tx: Executor, trigger: SequenceTrigger, patch: { active: boolean; steps: SequenceStep[] }) {
+  const [row] = await tx
+    .update(leadSequences)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(leadSequences.trigger, trigger))
+    .returning();
+  return row!;
+}
+
+export async function readQuietHours(ex: Reader = db()): Promise<QuietHours> {
+  const [row] = await ex.select({ value: appConfig.value }).from(appConfig).where(eq(appConfig.key, QUIET_HOURS_KEY));
+  const parsed = quietHoursSchema.safeParse(row?.value);
+  return parsed.success ? parsed.data : DEFAULT_QUIET_HOURS;
+}
+
+export async function writeQuietHours(tx: Executor, quiet: QuietHours) {
+  await tx
+    .insert(appConfig)
+    .values({ key: QUIET_HOURS_KEY, value: quiet })
+    .onConflictDoUpdate({ target: appConfig.key, set: { value: quiet, updatedAt: new Date() } });
+}
+
+/** Enrols once per trigger and person: undefined when they were enrolled before (whatever came of it). */
+export async function insertEnrollment(tx: Executor, row: { trigger: SequenceTrigger; email: string; name: string; refId: string | null; consentedAt: Date; enrolledAt: Date }) {
+  const [inserted] = await tx
+    .insert(leadSequenceEnrollments)
+    .values({ id: crypto.randomUUID(), ...row })
+    .onConflictDoNothing()
+    .returning();
+  return inserted;
+}
+
+export async function findEnrollment(id: string, ex: Reader = db()): Promise<EnrollmentRow | undefined> {
+  const [row] = await ex.select().from(leadSequenceEnrollments).where(eq(leadSequenceEnrollments.id, id));
+  return row;
+}
+
+export async function lockEnrollment(id: string, tx: Executor): Promise<EnrollmentRow | undefined> {
+  const [row] = await tx.select().from(leadSequenceEnrollments).where(eq(leadSequenceEnrollments.id, id)).for('update');
+  return row;
+}
+
+export async function updateEnrollment(tx: Executor, id: string, patch: Partial<Pick<EnrollmentRow, 'nextStep' | 'nextAt' | 'status' | 'stopReason' | 'endedAt'>>) {
+  await tx.update(leadSequenceEnrollments).set(patch).where(eq(leadSequenceEnrollments.id, id));
+}
+
+/** Ends the running enrolments of a person, or of a sequence (turned off); returns how many. */
+export async function stopEnrollments(tx: Executor, of: { email: string } | { trigger: SequenceTrigger }, reason: SequenceStopReason, at: Date): Promise<number> {
+  const whose = 'email' in of ? eq(leadSequenceEnrollments.email, of.email) : eq(leadSequenceEnrollments.trigger, of.trigger);
+  const stopped = await tx
+    .update(leadSequenceEnrollments)
+    .set({ status: 'stopped', stopReason: reason, nextAt: null, endedAt: at })
+    .where(and(whose, eq(leadSequenceEnrollments.status, 'active')))
+    .returning({ id: leadSequenceEnrollments.id });
+  return stopped.length;
+}
+
+/** Marks a step as sent (or skipped); false when it was already (another run, another process). */
+export async function claimSend(tx: Executor, send: { enrollmentId: string; step: number; mailId: string | null; skipReason?: string; at: Date }): Promise<boolean> {
+  const [claimed] = await tx.insert(leadSequenceSends).values(send).onConflictDoNothing().returning({ step: leadSequenceSends.step });
+  return Boolean(claimed);
+}
+
+/** The person's enrolments, newest first, with the steps sent or skipped. */
+export async function enrollmentsOf(email: string, ex: Reader = db()) {
+  const rows = await ex.select().from(leadSequenceEnrollments).where(eq(leadSequenceEnrollments.email, email)).orderBy(desc(leadSequenceEnrollments.enrolledAt));
+  const sends = rows.length
+    ? await ex
+        .select()
+        .from(leadSequenceSends)
+        .where(inArray(leadSequenceSends.enrollmentId, rows.map((r) => r.id)))
+        .orderBy(asc(leadSequenceSends.step))
+    : [];
+  return rows.map((row) => ({ ...row, sends: sends.filter((s) => s.enrollmentId === row.id) }));
+}
+
+/**
+ * Why no more sequence mail may go to the person, checked in the sending transaction: unsubscribed, a
+ * reply marked, a call booked (a live booking, or the stage), or a client / not a fit. Undefined: go on.
+ */
+export async function stopReasonOf(email: string, ex: Reader): Promise<SequenceStopReason | undefined> {
+  const [unsubscribed] = await ex.select({ at: mailUnsubscribes.unsubscribedAt }).from(mailUnsubscribes).where(and(eq(mailUnsubscribes.email, email), isNotNull(mailUnsubscribes.unsubscribedAt)));
+  if (unsubscribed) return 'unsubscribed';
+  const [person] = await ex.select({ stage: leadPeople.stage, repliedAt: leadPeople.repliedAt }).from(leadPeople).where(eq(leadPeople.email, email));
+  if (person?.repliedAt) return 'replied';
+  if (person?.stage === 'call-booked') return 'booked';
+  if (person?.stage === 'client' || person?.stage === 'not-a-fit') return 'stage';
+  const [booking] = await ex.select({ id: bookings.id }).from(bookings).where(and(eq(bookings.email, email), eq(bookings.status, 'booked'))).limit(1);
+  return booking ? 'booked' : undefined;
+}
+
+// Unsubscribing ------------------------------------------------------------------------------------------
+
+/** Stores the address's link (its hash); a changed secret replaces the old one. */
+export async function saveUnsubscribeLink(tx: Executor, email: string, tokenHash: string) {
+  await tx
+    .insert(mailUnsubscribes)
+    .values({ email, tokenHash })
+    .onConflictDoUpdate({ target: mailUnsubscribes.email, set: { tokenHash }, where: ne(mailUnsubscribes.tokenHash, tokenHash) });
+}
+
+export async function findUnsubscribeByHash(tokenHash: string, ex: Reader = db()) {
+  const [row] = await ex.select().from(mailUnsubscribes).where(eq(mailUnsubscribes.tokenHash, tokenHash));
+  return row;
+}
+
+/** Marks the address unsubscribed; false when it was already. */
+export async function markUnsubscribed(tx: Executor, email: string, at: Date): Promise<boolean> {
+  const [row] = await tx
+    .update(mailUnsubscribes)
+    .set({ unsubscribedAt: at })
+    .where(and(eq(mailUnsubscribes.email, email), sql`${mailUnsubscribes.unsubscribedAt} is null`))
+    .returning({ email: mailUnsubscribes.email });
+  return Boolean(row);
+}
+
+export async function unsubscribedAtOf(email: string, ex: Reader = db()): Promise<Date | null> {
+  const [row] = await ex.select({ at: mailUnsubscribes.unsubscribedAt }).from(mailUnsubscribes).where(and(eq(mailUnsubscribes.email, email), isNotNull(mailUnsubscribes.unsubscribedAt)));
+  return row?.at ?? null;
+}

@@ -1,0 +1,204 @@
+/**
+ * Follow-up sequences (issue 23, decision 049): a person is enrolled by a trigger (an audit request, a
+ * report sent, a chat lead with the follow-up box ticked) in the transaction that records it, and only
+ * with the consent of that form. Each step is a job of the durable queue (`sequence-step`), due on its day
+ * after the enrolment and moved out of the site's quiet hours. The step's transaction locks the enrolment,
+ * checks again that the person may still be written to (not unsubscribed, replied, booked, a client or not
+ * a fit; the sequence still on), claims the step in lead_sequence_sends (its key: one send per step, ever)
+ * and queues the mail with the next step's job: a repeated job, a restart or a second process never sends a
+ * step twice.
+ */
+import { db } from '../../db';
+import { logger } from '../../logger';
+import { enqueueMail } from '../../mail/queue';
+import { normalizeEmail } from '../../../shared/lead-people';
+import { fieldErrorsByPath } from '../../../shared/schemas/catalog';
+import { fillPlaceholders, placeholdersIn, type LeadMailValues } from '../../../shared/schemas/lead-mail';
+import {
+  ONE_CLICK_BODY,
+  quietHoursSchema,
+  SEQUENCE_TRIGGER_LABELS,
+  sequenceSchema,
+  type QuietHours,
+  type SequenceStep,
+  type SequenceStopReason,
+  type SequenceTrigger,
+} from '../../../shared/schemas/lead-sequences';
+import { insertActivity } from '../activity/repository';
+import { newLinkToLatestReport } from '../audit-report/service';
+import { LeadError } from '../leads/errors';
+import { mailValuesOf, textToHtml } from '../leads/mail';
+import { LEAD_ENTITY } from '../leads/work-repository';
+import { siteTimeZone } from '../site/time-zone';
+import { requireAdmin } from '../users/service';
+import * as repo from './repository';
+import { queueStep, stepDueAt, timingNow } from './schedule';
+import { unsubscribeUrlFor } from './unsubscribe';
+
+/** The mail queue's kind of a sequence mail (the timeline labels it). */
+export const SEQUENCE_MAIL_KIND = 'lead-sequence';
+
+const log = logger.child({ module: 'lead-sequences' });
+
+// The team's side: the sequences and the quiet hours --------------------------------------------------------
+
+export async function sequencesForEditor() {
+  const [rows, quietHours, timeZone] = await Promise.all([repo.listSequences(), repo.readQuietHours(), siteTimeZone()]);
+  return { sequences: rows.filter((r): r is repo.SequenceRow & { trigger: SequenceTrigger } => r.trigger in SEQUENCE_TRIGGER_LABELS), quietHours, timeZone };
+}
+
+/** Saves one trigger's sequence (admin, activity log). Enrolments under way follow the new steps. */
+export async function saveSequence(actorId: string | undefined, trigger: SequenceTrigger, input: unknown) {
+  const parsed = sequenceSchema.safeParse(input);
+  if (!parsed.success) throw new LeadError('INVALID', 'Please correct the sequence.', fieldErrorsByPath(parsed.error.issues));
+  return db().transaction(async (tx) => {
+    const actor = await requireAdmin(actorId, tx);
+    const before = await repo.lockSequence(trigger, tx);
+    const saved = await repo.updateSequence(tx, trigger, parsed.data);
+    // Turned off: the people in it stop now (their page says so), not when their next step would run.
+    const stopped = before.active && !saved.active ? await repo.stopEnrollments(tx, { trigger }, 'turned-off', new Date()) : 0;
+    await insertActivity(tx, {
+      actorId: actor.id,
+      actorEmail: actor.email,
+      action: 'update',
+      entityType: 'lead-sequence',
+      entityId: trigger,
+      summary: `Follow-up sequence “${SEQUENCE_TRIGGER_LABELS[trigger]}”${before.active !== saved.active ? (saved.active ? ' turned on' : ' turned off') : ''}`,
+      before: { active: before.active, steps: before.steps },
+      after: { active: saved.active, steps: saved.steps, ...(stopped ? { enrolmentsStopped: stopped } : {}) },
+    });
+    return saved;
+  });
+}
+
+export async function saveQuietHours(actorId: string | undefined, input: unknown): Promise<QuietHours> {
+  const parsed = quietHoursSchema.safeParse(input);
+  if (!parsed.success) throw new LeadError('INVALID', 'Please correct the quiet hours.', fieldErrorsByPath(parsed.error.issues));
+  return db().transaction(async (tx) => {
+    const actor = await requireAdmin(actorId, tx);
+    const before = await repo.readQuietHours(tx);
+    await repo.writeQuietHours(tx, parsed.data);
+    await insertActivity(tx, { actorId: actor.id, actorEmail: actor.email, action: 'update', entityType: 'lead-sequence', entityId: 'quiet-hours', summary: `Sequence quiet hours ${parsed.data.start}–${parsed.data.end}`, before, after: parsed.data });
+    return parsed.data;
+  });
+}
+
+// Sending a step ----------------------------------------------------------------------------------------
+
+const FOOTER = (siteName: string, why: string, url: string) => `\n\n--\nYou get this email from ${siteName} because ${why}. To get no more of these follow-up emails, unsubscribe: ${url}`;
+const WHY: Record<SequenceTrigger, string> = {
+  'audit-requested': 'you asked for a free audit and agreed to be contacted about it',
+  'report-sent': 'you asked for a free audit and agreed to be contacted about it',
+  'chat-lead': 'you asked for follow-ups in our chat',
+};
+
+export type StepOutcome = 'sent' | 'skipped' | 'stopped' | 'completed' | 'deferred' | 'not-due';
+
+/**
+ * Runs step `step` of an enrolment: the job's work, or an admin's "Send now" (`force`: the quiet hours and
+ * the day are not waited for). Everything in one transaction; see the module's comment.
+ */
+export async function runSequenceStep(enrollmentId: string, step: number, options: { now?: Date; force?: { actorId: string; actorEmail: string } } = {}): Promise<StepOutcome> {
+  const now = options.now ?? new Date();
+  // Read before the transaction (PGlite has one connection): the clock, the quiet hours and the person's
+  // placeholders; the enrolment itself is read again under its lock.
+  const peek = await repo.findEnrollment(enrollmentId);
+  if (!peek) return 'not-due';
+  const [timing, values] = await Promise.all([timingNow(now), mailValuesOf(peek.email)]);
+  return db().transaction(async (tx): Promise<StepOutcome> => {
+    const enrollment = await repo.lockEnrollment(enrollmentId, tx);
+    if (!enrollment || enrollment.status !== 'active' || enrollment.nextStep !== step) return 'not-due';
+    const trigger = enrollment.trigger as SequenceTrigger;
+    const sequence = await repo.findSequence(trigger, tx);
+    const stop = !sequence?.active ? 'turned-off' : await repo.stopReasonOf(enrollment.email, tx);
+    if (stop) {
+      await repo.updateEnrollment(tx, enrollment.id, { status: 'stopped', stopReason: stop, nextAt: null, endedAt: now });
+      return 'stopped';
+    }
+    const definition = sequence!.steps[step];
+    if (!definition) {
+      await repo.updateEnrollment(tx, enrollment.id, { status: 'completed', nextAt: null, endedAt: now });
+      return 'completed';
+    }
+    if (!options.force) {
+      // The quiet hours or the steps' days changed since the job was queued: queue it for its new time.
+      const dueAt = stepDueAt(enrollment.enrolledAt, definition, now, timing.quiet, timing.timeZone);
+      if (dueAt.getTime() > now.getTime()) {
+        await queueStep(tx, enrollment, step, definition, timing, `:${dueAt.getTime()}`);
+        return 'deferred';
+      }
+    }
+    const outcome = await sendStep(tx, enrollment, step, definition, values, now);
+    if (options.force) {
+      await insertActivity(tx, { actorId: options.force.actorId, actorEmail: options.force.actorEmail, entityType: LEAD_ENTITY, entityId: enrollment.email, action: 'sequence-send-now', summary: `Sent step ${step + 1} of “${SEQUENCE_TRIGGER_LABELS[trigger]}” to ${enrollment.email} now`, before: null, after: { trigger, step } });
+    }
+    const next = sequence!.steps[step + 1];
+    if (next) await queueStep(tx, enrollment, step + 1, next, timing);
+    else await repo.updateEnrollment(tx, enrollment.id, { nextStep: step + 1, status: 'completed', nextAt: null, endedAt: now });
+    return outcome;
+  });
+}
+
+/** Claims the step and queues its mail; a step that needs a report none was sent for is skipped, and noted. */
+async function sendStep(tx: repo.Executor, enrollment: repo.EnrollmentRow, step: number, definition: SequenceStep, personValues: Awaited<ReturnType<typeof mailValuesOf>>, now: Date): Promise<'sent' | 'skipped'> {
+  const values: Partial<LeadMailValues> = { ...personValues, sender_name: personValues.site_name };
+  if (placeholdersIn(`${definition.subject}\n${definition.body}`).includes('audit_link')) {
+    values.audit_link = await newLinkToLatestReport(tx, enrollment.email, null);
+    if (!values.audit_link) {
+      await repo.claimSend(tx, { enrollmentId: enrollment.id, step, mailId: null, skipReason: 'no audit report was sent to them yet', at: now });
+      log.info({ enrollment: enrollment.id, step }, 'sequence step skipped: no report sent');
+      return 'skipped';
+    }
+  }
+  const mailId = crypto.randomUUID();
+  if (!(await repo.claimSend(tx, { enrollmentId: enrollment.id, step, mailId, at: now }))) return 'skipped';
+  const url = await unsubscribeUrlFor(tx, enrollment.email);
+  const subject = fillPlaceholders(definition.subject, values);
+  const text = fillPlaceholders(definition.body, values) + FOOTER(personValues.site_name, WHY[enrollment.trigger as SequenceTrigger] ?? WHY['audit-requested'], url);
+  await enqueueMail(tx, {
+    id: mailId,
+    kind: SEQUENCE_MAIL_KIND,
+    to: enrollment.email,
+    subject,
+    text,
+    html: textToHtml(text),
+    headers: { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': ONE_CLICK_BODY },
+  });
+  return 'sent';
+}
+
+/** An admin's "Send now" of the person's next step (refused once the sequence has ended). */
+export async function sendNextStepNow(actorId: string | undefined, enrollmentId: string): Promise<StepOutcome> {
+  const actor = await db().transaction((tx) => requireAdmin(actorId, tx));
+  const enrollment = await repo.findEnrollment(enrollmentId);
+  if (!enrollment) throw new LeadError('NOT_FOUND', 'This enrolment no longer exists.');
+  if (enrollment.status !== 'active') throw new LeadError('CONFLICT', 'This sequence has ended for them: nothing more is sent.');
+  const outcome = await runSequenceStep(enrollment.id, enrollment.nextStep, { force: { actorId: actor.id, actorEmail: actor.email } });
+  if (outcome === 'stopped') throw new LeadError('CONFLICT', 'This sequence has stopped for them: nothing more is sent.');
+  if (outcome === 'not-due') throw new LeadError('CONFLICT', 'This step was sent meanwhile: reload the page.');
+  return outcome;
+}
+
+// The person page ---------------------------------------------------------------------------------------
+
+export async function sequencesOf(email: string) {
+  const key = normalizeEmail(email);
+  const [enrollments, unsubscribedAt, sequences] = await Promise.all([repo.enrollmentsOf(key), repo.unsubscribedAtOf(key), repo.listSequences()]);
+  const stepsOf = new Map(sequences.map((s) => [s.trigger, s.steps.length]));
+  return {
+    unsubscribedAt,
+    enrollments: enrollments.map((e) => ({
+      id: e.id,
+      trigger: e.trigger as SequenceTrigger,
+      status: e.status as 'active' | 'completed' | 'stopped',
+      stopReason: e.stopReason as SequenceStopReason | '',
+      enrolledAt: e.enrolledAt,
+      endedAt: e.endedAt,
+      nextStep: e.nextStep,
+      nextAt: e.nextAt,
+      steps: stepsOf.get(e.trigger) ?? 0,
+      sent: e.sends.filter((s) => s.mailId).length,
+      skipped: e.sends.filter((s) => !s.mailId).map((s) => ({ step: s.step, reason: s.skipReason })),
+    })),
+  };
+}
