@@ -4,15 +4,15 @@
  * limit, so a member with 100,000 page-time rows costs one indexed range scan (page_times_user_at_idx).
  */
 import { and, desc, eq, inArray, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
-import { activityLog, auditNotes, auditRequests, chatConversations, chatMessages, leadEvents, leadPeople, mailQueue, pageTimes, users } from '../../db/schema';
+import { activityLog, auditNotes, auditRequests, chatConversations, chatMessages, leadEvents, leadPeople, leadPersonStats, mailQueue, pageTimes, users } from '../../db/schema';
 import type { LeadKind } from '../../../shared/lead-events';
 import type { PeopleSort } from '../../../shared/lead-people';
 import type { LeadStage } from '../../../shared/schemas/lead-work';
 import { AUDIT_ENTITY } from '../audit/service';
-import { notByTeam } from './team';
+import { notByTeam, statsNotByTeam } from './team';
 
 type Reader = Pick<Database, 'select' | '$with' | 'with'>;
 
@@ -25,7 +25,17 @@ const escapeLike = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const personEmail = sql<string>`lower(${leadEvents.email})`;
 /** The admin who owns a lead (users joined a second time, beside the person's own account). */
 const owners = alias(users, 'owners');
-const countOf = (kind: LeadKind) => sql<number>`count(*) filter (where ${leadEvents.kind} = ${kind})`;
+const stats = leadPersonStats;
+/** Each kind's count in a person's summary row (lead_person_stats, decision 050). */
+const KIND_COUNTS: Record<LeadKind, AnyPgColumn> = {
+  'audit-request': stats.audits,
+  'chat-lead': stats.chats,
+  'sign-up': stats.signUps,
+  'book-call': stats.bookCalls,
+  'call-booked': stats.callsBooked,
+  'report-opened': stats.reportsOpened,
+};
+const countOf = (kind: LeadKind) => sql<number>`sum(${KIND_COUNTS[kind]})`;
 
 export interface PeopleFilter {
   q?: string;
@@ -43,33 +53,31 @@ export interface PeopleFilter {
 /** The person's working state, joined by their key; absent for a new lead nobody touched. */
 const stageOf = sql<string>`coalesce(${leadPeople.stage}, 'new')`;
 
-const lastAt = sql`max(${leadEvents.at})`;
-const firstAt = sql`min(${leadEvents.at})`;
-const eventCount = sql<number>`count(*)`;
+const lastAt = sql`max(${stats.lastAt})`;
+const firstAt = sql`min(${stats.firstAt})`;
+const eventCount = sql<number>`sum(${stats.total})`;
 
 /** The aggregates a sort orders by (most recent / first seen / most events first; ties by email). */
 const ORDER: Record<PeopleSort, SQL[]> = {
-  recent: [sql`${lastAt} desc`, personEmail],
-  first: [sql`${firstAt} desc`, personEmail],
-  events: [sql`${eventCount} desc`, sql`${lastAt} desc`, personEmail],
+  recent: [sql`${lastAt} desc`, sql`${stats.email}`],
+  first: [sql`${firstAt} desc`, sql`${stats.email}`],
+  events: [sql`${eventCount} desc`, sql`${lastAt} desc`, sql`${stats.email}`],
   // Soonest (most overdue) first; people without a follow-up after them, latest activity first.
-  'follow-up': [sql`${leadPeople.followUpOn} asc nulls last`, sql`${lastAt} desc`, personEmail],
+  'follow-up': [sql`${leadPeople.followUpOn} asc nulls last`, sql`${lastAt} desc`, sql`${stats.email}`],
 };
 
 /**
- * One page of people, aggregated in one pass over lead_events: each person's counts, first and latest
- * event, and how many people match in all (a window over the groups, taken before the page is cut). Only
- * plain aggregates here: each person's name and first event are read after the page is cut, for its people
- * only (`listPeople`). Measured with 20,000 events: ordered aggregates (array_agg … order by) for every
- * person cost more than the rest of the query; the page's 25 lookups in lead_events_person_at_idx cost
- * next to nothing.
+ * One page of people from their summary rows (decision 050: one per email and account, kept by triggers on
+ * lead_events), the team's rows left out by the same rule as the events': each person's counts, first and
+ * latest event, and how many people match in all (a window over the groups, taken before the page is cut).
+ * Each person's name and first event are read after the page is cut, for its people only (`listPeople`).
  */
 function peoplePage(ex: Reader, filter: PeopleFilter, sort: PeopleSort, page?: { limit: number; offset: number }) {
   const like = filter.q ? escapeLike(filter.q) : undefined;
   return ex.$with('people').as(
     ex
       .select({
-        email: personEmail.as('person_email'),
+        email: sql<string>`${stats.email}`.as('person_email'),
         firstMs: epochMs(firstAt).as('first_ms'),
         lastMs: epochMs(lastAt).as('last_ms'),
         total: eventCount.as('total'),
@@ -85,26 +93,24 @@ function peoplePage(ex: Reader, filter: PeopleFilter, sort: PeopleSort, page?: {
         matches: sql<number>`count(*) over ()`.as('matches'),
         position: sql<number>`row_number() over (order by ${sql.join(ORDER[sort], sql`, `)})`.as('position'),
       })
-      .from(leadEvents)
-      .leftJoin(leadPeople, eq(leadPeople.email, personEmail))
+      .from(stats)
+      .leftJoin(leadPeople, eq(leadPeople.email, stats.email))
       .where(
         and(
-          ne(leadEvents.email, ''),
-          notByTeam,
-          filter.email ? sql`${personEmail} = ${filter.email}` : undefined,
-          // The working state is the same on every event of a person: filtered before grouping.
+          statsNotByTeam,
+          filter.email ? eq(stats.email, filter.email) : undefined,
+          // The working state is the same on every row of a person: filtered before grouping.
           filter.stage ? sql`${stageOf} = ${filter.stage}` : undefined,
           filter.ownerId === undefined ? undefined : filter.ownerId === null ? isNull(leadPeople.ownerId) : eq(leadPeople.ownerId, filter.ownerId),
           filter.dueBy ? lte(leadPeople.followUpOn, filter.dueBy) : undefined,
         ),
       )
-      .groupBy(personEmail, leadPeople.stage, leadPeople.ownerId, leadPeople.followUpOn)
+      .groupBy(stats.email, leadPeople.stage, leadPeople.ownerId, leadPeople.followUpOn)
       .having(
         and(
           filter.kind ? sql`${countOf(filter.kind)} > 0` : undefined,
-          // A person's emails all lower-case to the group's key and ILIKE compares lower-cased text, so any one
-          // of them (min) answers for all: one ILIKE per person instead of one per event.
-          like ? sql`(min(${leadEvents.email}) ilike ${like} or bool_or(${leadEvents.name} ilike ${like}))` : undefined,
+          // The key is the lower-cased email and ILIKE ignores case: the key answers for every spelling typed.
+          like ? sql`(${stats.email} ilike ${like} or bool_or(${stats.names} ilike ${like}))` : undefined,
         ),
       )
       .orderBy(...ORDER[sort])

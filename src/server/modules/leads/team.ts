@@ -11,7 +11,7 @@
  */
 import { notInArray, sql, type SQL } from 'drizzle-orm';
 import { FOLLOW_UP_KINDS } from '../../../shared/lead-events';
-import { leadEvents, users } from '../../db/schema';
+import { leadEvents, leadPersonStats, users } from '../../db/schema';
 
 const adminIds = sql`select ${users.id} from ${users} where ${users.role} = 'admin'`;
 // better-auth stores users.email lower-cased; lead events keep what the person typed.
@@ -24,3 +24,9 @@ export const notByTeam: SQL = sql`((${leadEvents.userId} is null or ${leadEvents
 
 /** True for an event that brought a lead (not a follow-up such as a report opened): where leads came from, conversion. */
 export const bringsALead: SQL = notInArray(leadEvents.kind, [...FOLLOW_UP_KINDS]);
+
+/**
+ * The same rule on a person's summary rows (lead_person_stats, one per email and account, decision 050): a
+ * row of an admin's account, or of an admin's email, is the team's.
+ */
+export const statsNotByTeam: SQL = sql`((${leadPersonStats.userKey} = '' or ${leadPersonStats.userKey} not in (${adminIds})) and ${leadPersonStats.email} not in (${adminEmails}))`;
