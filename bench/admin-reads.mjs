@@ -4,11 +4,9 @@
 // database there; then times what each admin page asks the database for, with the app's own functions.
 //
 //   node --import tsx bench/admin-reads.mjs [--json]
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { READS_BENCH, seedAdminReads } from './admin-reads-seed.mjs';
+import { onEngines } from './on-engines.mjs';
 
 export const READS_TARGET_MS = 100;
 const ROUNDS = 15;
@@ -113,29 +111,8 @@ async function onEngine(target) {
   }
 }
 
-async function withPostgresDatabase(serverUrl, work) {
-  const { createPostgresDatabase } = await import('../tests/support/postgres-database.ts');
-  const database = await createPostgresDatabase(serverUrl, 'bench_reads');
-  try {
-    return await work(database.url);
-  } finally {
-    await database.drop();
-  }
-}
-
 export async function measureAdminReads() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-reads-bench-'));
-  process.env.DATA_DIR = dataDir;
-  // 'error': dropping the bench database at the end closes the pool's idle connections, logged as warnings.
-  process.env.LOG_LEVEL ??= 'error';
-  try {
-    const result = { data: READS_BENCH, pglite: await onEngine({ kind: 'memory' }) };
-    const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-    if (pgUrl) result.postgres = await withPostgresDatabase(pgUrl, (url) => onEngine({ kind: 'postgres', url }));
-    return result;
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  return { data: READS_BENCH, ...(await onEngines('reads', onEngine)) };
 }
 
 /** The server time of a page: CPU time on PGlite (in this process), wall time on PostgreSQL. */

@@ -6,10 +6,8 @@
 // every person got each due step exactly once, and how long each run took.
 //
 //   node --import tsx bench/lead-sequences.mjs [--json]
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
+import { onEngines } from './on-engines.mjs';
 
 export const SEQUENCE_BENCH = { people: 10_000, batch: 500 };
 const DAY = 86_400_000;
@@ -77,28 +75,8 @@ async function onEngine(target) {
   }
 }
 
-async function withPostgresDatabase(serverUrl, work) {
-  const { createPostgresDatabase } = await import('../tests/support/postgres-database.ts');
-  const database = await createPostgresDatabase(serverUrl, 'bench_sequences');
-  try {
-    return await work(database.url);
-  } finally {
-    await database.drop();
-  }
-}
-
 export async function measureLeadSequences() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-sequences-bench-'));
-  process.env.DATA_DIR = dataDir;
-  process.env.LOG_LEVEL ??= 'error';
-  try {
-    const result = { data: SEQUENCE_BENCH, pglite: await onEngine({ kind: 'memory' }) };
-    const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-    if (pgUrl) result.postgres = await withPostgresDatabase(pgUrl, (url) => onEngine({ kind: 'postgres', url }));
-    return result;
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  return { data: SEQUENCE_BENCH, ...(await onEngines('sequences', onEngine)) };
 }
 
 /** Each due step once to each person: every mail there, none twice. */

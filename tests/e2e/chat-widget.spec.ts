@@ -137,7 +137,8 @@ test('an unknown question leads to the contact form; field errors show beside th
   await expect(form.getByText('Enter your name.')).toBeVisible();
   await expect(form.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
   await form.getByLabel('Name').fill('Ada Lovelace');
-  await form.getByLabel('Email').fill('ada@');
+  const email = form.getByRole('textbox', { name: 'Email' });
+  await email.fill('ada@');
   await form.getByRole('button', { name: 'Send my details' }).click();
   await expect(form.getByText(/Enter an email address like/)).toBeVisible();
   await page.setViewportSize(VIEWPORTS.phone);
@@ -145,9 +146,15 @@ test('an unknown question leads to the contact form; field errors show beside th
   await page.setViewportSize(VIEWPORTS.desktop);
   await shot(page, 'contact-1280');
 
-  await form.getByLabel('Email').fill(`ada-${Date.now().toString(36)}@example.com`);
+  await email.fill(`ada-${Date.now().toString(36)}@example.com`);
   await form.getByLabel('Message (optional)').fill('Please call me about reminders.');
+  // Follow-up emails only by the visitor's own tick (decision 049): off until ticked, sent with the details.
+  const followUps = form.getByRole('checkbox', { name: /^Email me follow-ups/ });
+  await expect(followUps).not.toBeChecked();
+  await followUps.check();
+  const sent = page.waitForRequest((r) => r.url().endsWith('/api/chat/contact'));
   await form.getByRole('button', { name: 'Send my details' }).click();
+  expect((await sent).postDataJSON()).toMatchObject({ followUps: true });
   await expect(form).toHaveCount(0);
   await expect(panel(page).locator('[data-chat-author="system"]').last()).toContainText(/thank/i);
   await expect(messageBox(page)).toBeFocused();

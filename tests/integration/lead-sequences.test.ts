@@ -66,6 +66,9 @@ describe('enrolling', () => {
     expect(await enrollments()).toHaveLength(1);
     expect(e).toMatchObject({ trigger: 'audit-requested', status: 'active', nextStep: 0, name: 'Ada Lovelace' });
     expect(e!.consentedAt).toBeInstanceOf(Date);
+    // The team is no lead: an admin trying the form is not enrolled.
+    await requestAudit('OWNER@example.com');
+    expect(await enrollments('owner@example.com')).toHaveLength(0);
   });
 
   it('a chat lead only with "Email me follow-ups" ticked', async () => {

@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
-import { appConfig, bookings, leadPeople, leadSequenceEnrollments, leadSequenceSends, leadSequences, mailUnsubscribes } from '../../db/schema';
+import { appConfig, bookings, leadPeople, users, leadSequenceEnrollments, leadSequenceSends, leadSequences, mailUnsubscribes } from '../../db/schema';
 import { DEFAULT_QUIET_HOURS, quietHoursSchema, type QuietHours, type SequenceStep, type SequenceStopReason, type SequenceTrigger } from '../../../shared/schemas/lead-sequences';
 
 export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
@@ -114,6 +114,12 @@ export async function stopReasonOf(email: string, ex: Reader): Promise<SequenceS
   if (person?.stage === 'client' || person?.stage === 'not-a-fit') return 'stage';
   const [booking] = await ex.select({ id: bookings.id }).from(bookings).where(and(eq(bookings.email, email), eq(bookings.status, 'booked'))).limit(1);
   return booking ? 'booked' : undefined;
+}
+
+/** Whether the address is an admin's (better-auth keeps users.email lower-cased). */
+export async function isAdminEmail(email: string, ex: Reader): Promise<boolean> {
+  const [row] = await ex.select({ id: users.id }).from(users).where(and(eq(users.email, email), eq(users.role, 'admin'))).limit(1);
+  return Boolean(row);
 }
 
 // Unsubscribing ------------------------------------------------------------------------------------------

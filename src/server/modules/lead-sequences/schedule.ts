@@ -35,6 +35,7 @@ export interface Timing {
   timeZone: string;
 }
 
+/** The clock, quiet hours and zone a step is timed by: read before the caller's transaction (PGlite has one connection). */
 export const timingNow = async (now = new Date()): Promise<Timing> => ({ now, quiet: await repo.readQuietHours(), timeZone: await siteTimeZone() });
 
 export async function queueStep(tx: repo.Executor, enrollment: Pick<repo.EnrollmentRow, 'id' | 'enrolledAt'>, index: number, step: SequenceStep, timing: Timing, suffix = '') {
@@ -56,7 +57,8 @@ export interface Enrolment {
 
 /**
  * Enrols the person in the trigger's sequence, in the caller's transaction, when it is on, they consented,
- * they were never in it before, and nothing stops it (unsubscribed, replied, booked, a client). Returns
+ * they were never in it before, they are not an admin, and nothing stops it (unsubscribed, replied, booked, a
+ * client). Returns
  * whether they were enrolled. `timing` is read before the transaction (PGlite has one connection).
  */
 export async function enrollInSequence(tx: repo.Executor, trigger: SequenceTrigger, person: Enrolment, timing: Timing): Promise<boolean> {
@@ -65,15 +67,13 @@ export async function enrollInSequence(tx: repo.Executor, trigger: SequenceTrigg
   const sequence = await repo.findSequence(trigger, tx);
   const first = sequence?.steps[0];
   if (!sequence?.active || !first) return false;
-  if (await repo.stopReasonOf(email, tx)) return false;
+  // The team is never a lead (decision 032): an admin trying the forms gets no nurturing mail.
+  if ((await repo.isAdminEmail(email, tx)) || (await repo.stopReasonOf(email, tx))) return false;
   const enrollment = await repo.insertEnrollment(tx, { trigger, email, name: person.name, refId: person.refId, consentedAt: person.consentedAt, enrolledAt: timing.now });
   if (!enrollment) return false;
   await queueStep(tx, enrollment, 0, first, timing);
   return true;
 }
-
-/** The clock and quiet hours an enrolment is timed by, read before the caller's transaction. */
-export const enrolmentTiming = timingNow;
 
 /** Stops the person's running sequences (in the caller's transaction): a booking, a reply, a stage. */
 export const stopSequencesOf = (tx: repo.Executor, email: string, reason: SequenceStopReason, now = new Date()) => repo.stopEnrollments(tx, { email: normalizeEmail(email) }, reason, now);
