@@ -8,9 +8,10 @@ import { actions } from 'astro:actions';
 import { useId, useState } from 'react';
 import { callAction, type CallOutcome } from '../../components/admin/call-action';
 import { Section, TextArea, TextInput } from '../../components/admin/fields';
-import { LEAD_MAIL_BODY_MAX, LEAD_MAIL_PLACEHOLDERS, LEAD_MAIL_SUBJECT_MAX } from '../../shared/schemas/lead-mail';
+import { LEAD_MAIL_BODY_MAX, LEAD_MAIL_SUBJECT_MAX } from '../../shared/schemas/lead-mail';
 import {
   SEQUENCE_DELAY_MAX_DAYS,
+  SEQUENCE_PLACEHOLDERS,
   SEQUENCE_STEPS_MAX,
   SEQUENCE_TRIGGER_HINTS,
   SEQUENCE_TRIGGER_LABELS,
@@ -67,7 +68,7 @@ function Placeholders() {
     <details className="rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-sm">
       <summary className="cursor-pointer font-medium text-slate-800">Placeholders you can use</summary>
       <dl className="mt-2 grid gap-x-4 gap-y-1 sm:grid-cols-[auto_1fr]">
-        {Object.entries(LEAD_MAIL_PLACEHOLDERS).map(([name, description]) => (
+        {Object.entries(SEQUENCE_PLACEHOLDERS).map(([name, description]) => (
           <div key={name} className="contents">
             <dt>
               <code className="text-ink">{`{{${name}}}`}</code>

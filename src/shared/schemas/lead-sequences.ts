@@ -4,7 +4,7 @@
  * person page and the server, which validates, enrolls and sends.
  */
 import { z } from 'astro/zod';
-import { leadMailSchema } from './lead-mail';
+import { LEAD_MAIL_PLACEHOLDERS, leadMailSchema } from './lead-mail';
 
 export const SEQUENCE_TRIGGERS = ['audit-requested', 'report-sent', 'chat-lead'] as const;
 export type SequenceTrigger = (typeof SEQUENCE_TRIGGERS)[number];
@@ -23,6 +23,9 @@ export const SEQUENCE_TRIGGER_HINTS: Record<SequenceTrigger, string> = {
 };
 
 export const isSequenceTrigger = (value: unknown): value is SequenceTrigger => typeof value === 'string' && (SEQUENCE_TRIGGERS as readonly string[]).includes(value);
+
+/** The templates' placeholders as a sequence fills them: it is sent by the site, not by an admin. */
+export const SEQUENCE_PLACEHOLDERS = { ...LEAD_MAIL_PLACEHOLDERS, sender_name: 'The site’s name (a sequence is sent by the site)' } as const;
 
 export const SEQUENCE_STEPS_MAX = 5;
 export const SEQUENCE_DELAY_MAX_DAYS = 60;
