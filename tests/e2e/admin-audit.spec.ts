@@ -107,6 +107,8 @@ test('markup typed into every field is text in admin and escaped in the emails',
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(business);
   await expect(page.locator('[data-fact="Message"]')).toHaveText(`${XSS}<script>window.__xss=1</script>`);
   await expect(page.locator('main img[src="x"]')).toHaveCount(0);
+  // Reached by a click, not gotoHydrated: the notes' island must be live before its button is pressed.
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
   await page.getByLabel('New note').fill(XSS);
   await page.getByRole('button', { name: 'Add note' }).click();
   await expect(page.getByTestId('audit-note').filter({ hasText: XSS })).toBeVisible();
