@@ -22,7 +22,6 @@ export const SEQUENCE_TRIGGER_HINTS: Record<SequenceTrigger, string> = {
   'chat-lead': 'Starts when a chat visitor leaves their details and ticks “Email me follow-ups”.',
 };
 
-export const isSequenceTrigger = (value: unknown): value is SequenceTrigger => typeof value === 'string' && (SEQUENCE_TRIGGERS as readonly string[]).includes(value);
 
 /** The templates' placeholders as a sequence fills them: it is sent by the site, not by an admin. */
 export const SEQUENCE_PLACEHOLDERS = { ...LEAD_MAIL_PLACEHOLDERS, sender_name: 'The site’s name (a sequence is sent by the site)' } as const;

@@ -18,6 +18,7 @@ import {
   ONE_CLICK_BODY,
   quietHoursSchema,
   SEQUENCE_TRIGGER_LABELS,
+  SEQUENCE_TRIGGERS,
   sequenceSchema,
   type QuietHours,
   type SequenceStep,
@@ -42,9 +43,14 @@ const log = logger.child({ module: 'lead-sequences' });
 
 // The team's side: the sequences and the quiet hours --------------------------------------------------------
 
+/** Every trigger's sequence in the order the triggers happen (one without its row yet: off, no steps), the quiet hours, the zone. */
 export async function sequencesForEditor() {
   const [rows, quietHours, timeZone] = await Promise.all([repo.listSequences(), repo.readQuietHours(), siteTimeZone()]);
-  return { sequences: rows.filter((r): r is repo.SequenceRow & { trigger: SequenceTrigger } => r.trigger in SEQUENCE_TRIGGER_LABELS), quietHours, timeZone };
+  const sequences = SEQUENCE_TRIGGERS.map((trigger) => {
+    const row = rows.find((r) => r.trigger === trigger);
+    return { trigger, active: row?.active ?? false, steps: (row?.steps ?? []).map((s) => ({ delayDays: s.delayDays, subject: s.subject, body: s.body })) };
+  });
+  return { sequences, quietHours, timeZone };
 }
 
 /** Saves one trigger's sequence (admin, activity log). Enrolments under way follow the new steps. */
@@ -169,7 +175,7 @@ async function sendStep(tx: repo.Executor, enrollment: repo.EnrollmentRow, step:
 
 /** An admin's "Send now" of the person's next step (refused once the sequence has ended). */
 export async function sendNextStepNow(actorId: string | undefined, enrollmentId: string): Promise<StepOutcome> {
-  const actor = await db().transaction((tx) => requireAdmin(actorId, tx));
+  const actor = await requireAdmin(actorId, db());
   const enrollment = await repo.findEnrollment(enrollmentId);
   if (!enrollment) throw new LeadError('NOT_FOUND', 'This enrolment no longer exists.');
   if (enrollment.status !== 'active') throw new LeadError('CONFLICT', 'This sequence has ended for them: nothing more is sent.');
