@@ -30,19 +30,25 @@ export function cpuMicros(pid) {
  * all of them (a primary and its workers). For renders, the server runs with ROUTE_CACHE=false: a query
  * string the page does not read would be answered from the route cache.
  */
-export async function loadRun({ base, pid, path, headers = {}, connections = 20, duration = 10, overallRate }) {
+export async function loadRun({ base, pid, path, headers = {}, connections = 20, duration = 10, overallRate, until }) {
   const pids = [pid].flat();
   const cpuOf = () => pids.reduce((sum, p) => sum + cpuMicros(p), 0);
   const request = { method: 'GET', path, headers };
   const cpuBefore = cpuOf();
-  const result = await autocannon({ url: base, connections, duration, ...(overallRate ? { overallRate } : {}), requests: [request] });
+  const started = performance.now();
+  const run = autocannon({ url: base, connections, duration, ...(overallRate ? { overallRate } : {}), requests: [request] });
+  // `until`: a promise that ends the run early (what it measures has ended); `duration` is then the most.
+  until?.then(() => run.stop());
+  const result = await run;
+  const seconds = until ? (performance.now() - started) / 1000 : duration;
   const cpu = cpuOf() - cpuBefore;
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
   return {
     requests: result.requests.total,
     rps: Math.round(result.requests.average),
     cpuUsPerReq: result.requests.total > 0 ? Math.round(cpu / result.requests.total) : 0,
-    serverCpuPct: Math.round((cpu / (duration * 1_000_000)) * 100),
+    serverCpuPct: Math.round((cpu / (seconds * 1_000_000)) * 100),
+    seconds: Math.round(seconds * 10) / 10,
     p50: result.latency.p50,
     p99: result.latency.p99,
     statuses,

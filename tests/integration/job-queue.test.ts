@@ -127,4 +127,21 @@ describe('the job queue on several processes', () => {
     expect(capped.ran).toHaveLength(8);
     expect(most).toBe(2);
   });
+
+  it('a spaced kind starts its jobs in a lane at most once per spacing, the first at once', async () => {
+    await queue('test-spaced', 3);
+    const started: number[] = [];
+    const spaced = recordingKind(
+      async () => {
+        started.push(performance.now());
+      },
+      { spacingMs: 250 },
+    );
+    const t0 = performance.now();
+    expect(await runDueJobsOf('test-spaced', spaced.kind)).toBe(3);
+    expect(started[0]! - t0).toBeLessThan(250);
+    // Timers may fire a millisecond early against performance.now().
+    expect(started[1]! - started[0]!).toBeGreaterThanOrEqual(249);
+    expect(started[2]! - started[1]!).toBeGreaterThanOrEqual(249);
+  });
 });

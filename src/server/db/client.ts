@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { givingWayToRequests } from './background-queries';
 import type pg from 'pg';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -90,7 +91,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   } else {
     client = await PGlite.create(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {});
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  const db = drizzlePglite(givingWayToRequests(client), { schema }) as unknown as Database;
   let closed = false;
   return {
     db,

@@ -11,6 +11,7 @@
  */
 import { and, asc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import { db } from '../db';
+import { runInBackground } from '../db/background-queries';
 import type { Database } from '../db/client';
 import { jobs } from '../db/schema';
 import { logger } from '../logger';
@@ -27,11 +28,18 @@ export interface JobKind<P extends Record<string, unknown> = Record<string, unkn
   leaseMs: number;
   /** At most this many of the kind's jobs run at once across every process; unset: no cap. */
   concurrency?: number | undefined;
+  /**
+   * A lane starts one of the kind's jobs at most once in this many ms: background work whose every job
+   * costs the server's own thread a fixed share (the embedded database's bookkeeping) takes at most that
+   * share per second, however fast the jobs themselves end. Unset: back to back.
+   */
+  spacingMs?: number | undefined;
   /** `now`: the clock the job was claimed by (the worker's, or a test's). */
   run: (payload: P, job: JobRow, now: Date) => Promise<void>;
 }
 
 const log = logger.child({ module: 'jobs' });
+const sleep = (ms: number) => (ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 const kinds = new Map<string, JobKind>();
 /** The numbers of the advisory lock each capped kind's claims take (namespace 'agjb'). */
 const LOCK_NAMESPACE = 0x61676a62;
@@ -124,9 +132,12 @@ export interface RunDueOptions {
 /** Claims and runs jobs of one kind one after the other until none is due for it or `batch` were taken. */
 async function runLane(database: Database, kind: string, definition: JobKind, batch: number, now: () => Date): Promise<number> {
   let finished = 0;
+  let startedAt: number | undefined;
   for (let i = 0; i < batch; i++) {
+    if (definition.spacingMs && startedAt !== undefined) await sleep(startedAt + definition.spacingMs - performance.now());
     const job = await claimNext(database, kind, definition, now());
     if (!job) break;
+    startedAt = performance.now();
     try {
       await definition.run(job.payload, job, now());
       await finish(database, job, now);
@@ -182,7 +193,7 @@ function passOf(kind: string) {
     return;
   }
   const current = pass;
-  current.running = runDueJobs({ kinds: [kind] })
+  current.running = runInBackground(() => runDueJobs({ kinds: [kind] }))
     .then(() => undefined)
     .catch((err: unknown) => log.error({ err, kind }, 'job worker pass failed'))
     .finally(() => {

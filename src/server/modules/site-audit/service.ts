@@ -27,6 +27,12 @@ export const SITE_AUDIT_JOB = 'site-audit';
 /** A crawl ends within 45 s and the checks within seconds: a run still leased after this is a dead process's. */
 const LEASE_MS = 3 * 60_000;
 const MAX_ATTEMPTS = 3;
+/**
+ * A lane starts a check at most once a second. A check of a real website takes longer than that anyway;
+ * one of a site answering at once (a test's on loopback) would otherwise have the embedded database's
+ * bookkeeping (about 20 queries a check, on the server's own thread) fill most of that thread.
+ */
+const CHECK_SPACING_MS = 1000;
 
 /**
  * Queues a run for `website` in the caller's transaction. An address that cannot be audited (a scheme other
@@ -77,6 +83,7 @@ defineJobKind<{ runId: string }>(SITE_AUDIT_JOB, {
   maxAttempts: MAX_ATTEMPTS,
   retryDelayMs: (attempts) => 60_000 * 2 ** (attempts - 1),
   leaseMs: LEASE_MS,
+  spacingMs: CHECK_SPACING_MS,
   get concurrency() {
     return config().AUDIT_CONCURRENCY;
   },
