@@ -7,6 +7,7 @@
  * own queries never wait. PostgreSQL runs queries in its own process: there is nothing to give back.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setImmediate as nextImmediate } from 'node:timers/promises';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 
 const background = new AsyncLocalStorage<true>();
@@ -20,7 +21,10 @@ export function runInBackground<T>(work: () => Promise<T>): Promise<T> {
  * One turn of the event loop, with a poll for I/O in it: the first immediate may run in the same turn
  * as the I/O callback that led here, before sockets that became readable meanwhile are polled.
  */
-const oneTurn = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+async function oneTurn(): Promise<void> {
+  await nextImmediate();
+  await nextImmediate();
+}
 
 type Query = PGlite['query'];
 

@@ -9,6 +9,7 @@
  * its jobs run at once across all processes: its claims are serialised by a transaction-scoped advisory
  * lock, under which the running jobs are counted.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { and, asc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import { db } from '../db';
 import { runInBackground } from '../db/background-queries';
@@ -39,7 +40,6 @@ export interface JobKind<P extends Record<string, unknown> = Record<string, unkn
 }
 
 const log = logger.child({ module: 'jobs' });
-const sleep = (ms: number) => (ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 const kinds = new Map<string, JobKind>();
 /** The numbers of the advisory lock each capped kind's claims take (namespace 'agjb'). */
 const LOCK_NAMESPACE = 0x61676a62;
@@ -134,7 +134,7 @@ async function runLane(database: Database, kind: string, definition: JobKind, ba
   let finished = 0;
   let startedAt: number | undefined;
   for (let i = 0; i < batch; i++) {
-    if (definition.spacingMs && startedAt !== undefined) await sleep(startedAt + definition.spacingMs - performance.now());
+    if (definition.spacingMs && startedAt !== undefined) await sleep(Math.max(0, startedAt + definition.spacingMs - performance.now()));
     const job = await claimNext(database, kind, definition, now());
     if (!job) break;
     startedAt = performance.now();

@@ -3,9 +3,9 @@
  * server. Parsing a stranger's HTML is synchronous work of up to seconds for a hostile page; here it never
  * holds up the server's requests, and its memory is capped and given back when the process ends.
  */
-import { execFileSync } from 'node:child_process';
 import { adoptStandIns, type StandIns } from '../../http/safe-fetch';
 import { auditSite } from './audit-site';
+import { runOnIdleCpuOnly } from './idle-priority';
 import { CRAWL_LIMITS } from './crawl-context';
 import type { CrawlOptions } from './crawl';
 
@@ -27,13 +27,8 @@ async function crawlOptions({ chromiumPath, ...options }: AuditProcessOptions): 
 
 export type AuditJobReply = { ok: true; result: Awaited<ReturnType<typeof auditSite>> } | { ok: false; message: string };
 
-// Only CPU time nothing else wants (SCHED_IDLE): a visitor's request waking the server takes a core from
-// a check at once, where a lower nice value alone still lets the check finish its time slice first.
-try {
-  execFileSync('chrt', ['--idle', '--pid', '0', String(process.pid)], { stdio: 'ignore' });
-} catch {
-  // No chrt (util-linux): the nice value the server gave this process still applies.
-}
+// Only CPU time nothing else wants: the server's requests come first.
+runOnIdleCpuOnly();
 
 process.on('message', async ({ url, options, standIns }: AuditJobMessage) => {
   let reply: AuditJobReply;
