@@ -10,6 +10,15 @@ const run = fs.existsSync(countFile) ? Number(fs.readFileSync(countFile, 'utf8')
 fs.writeFileSync(countFile, String(run));
 const plan = (process.env.FAKE_PLAN ?? 'serve').split(',');
 const step = plan[Math.min(run, plan.length - 1)];
+// A serving run takes SIGTERM before it says it started: the test stops it as soon as it reads that line.
+if (step !== 'crash' && step !== 'fail') {
+  const keepAlive = setInterval(() => {}, 1000);
+  process.on('SIGTERM', () => {
+    clearInterval(keepAlive);
+    console.log(JSON.stringify({ fake: 'stopped', run }));
+    process.exit(0);
+  });
+}
 console.log(JSON.stringify({ fake: 'started', run, step, pid: process.pid }));
 
 if (step === 'fail') {
@@ -19,11 +28,3 @@ if (step === 'fail') {
 process.channel?.unref();
 process.send(READY_MESSAGE);
 if (step === 'crash') setTimeout(() => process.exit(3), Number(process.env.FAKE_SERVE_MS ?? 50));
-else {
-  const keepAlive = setInterval(() => {}, 1000);
-  process.on('SIGTERM', () => {
-    clearInterval(keepAlive);
-    console.log(JSON.stringify({ fake: 'stopped', run }));
-    process.exit(0);
-  });
-}
