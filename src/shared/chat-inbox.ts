@@ -38,13 +38,25 @@ export const matchesInboxFilter = (c: Pick<InboxConversationDto, 'status'>, filt
 const newestFirst = (a: InboxConversationDto, b: InboxConversationDto) => b.lastMessageAt.localeCompare(a.lastMessageAt) || b.id.localeCompare(a.id);
 
 /**
+ * The conversation to show when a new copy of it arrives: `incoming`, unless it was read before the change
+ * already shown (an action's answer overtaken by the live feed: a visitor's contact details arrived while
+ * "mark read" was on its way back). Its last activity orders the copies; at the same time the newer copy
+ * (an admin's own status change or hand-back) wins.
+ */
+export function fresherConversation<C extends Pick<InboxConversationDto, 'lastMessageAt'>>(current: C | undefined, incoming: C): C {
+  return current && incoming.lastMessageAt < current.lastMessageAt ? current : incoming;
+}
+
+/**
  * The rows after one conversation changed. It leaves a list it no longer matches (handled, while looking at
  * open ones); on the first page it takes its place by its last activity (a new message brings it to the
  * top) and the page keeps its size; on a later page a known row is updated where it is, and a new one is
  * left to the first page, where it belongs.
  */
 export function applyInboxChange(rows: readonly InboxConversationDto[], changed: InboxConversationDto, view: InboxQuery & { perPage: number }): InboxConversationDto[] {
-  const known = rows.some((r) => r.id === changed.id);
+  const shown = rows.find((r) => r.id === changed.id);
+  if (shown && fresherConversation(shown, changed) === shown) return [...rows];
+  const known = shown !== undefined;
   const others = rows.filter((r) => r.id !== changed.id);
   if (!matchesInboxFilter(changed, view.status)) return known ? others : [...rows];
   if (view.page > 1) return known ? rows.map((r) => (r.id === changed.id ? changed : r)) : [...rows];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InboxConversationDto } from '../../src/shared/chat';
-import { applyInboxChange, inboxAnnouncement, inboxQueryOf, inboxSearch, unreadLabel } from '../../src/shared/chat-inbox';
+import { applyInboxChange, fresherConversation, inboxAnnouncement, inboxQueryOf, inboxSearch, unreadLabel } from '../../src/shared/chat-inbox';
 import { isSitePath } from '../../src/shared/site-path';
 
 const row = (id: string, at: string, patch: Partial<InboxConversationDto> = {}): InboxConversationDto => ({
@@ -48,6 +48,10 @@ describe('a live change', () => {
     expect(applyInboxChange([a, c], row('x', '13:00', { status: 'handled' }), first).map((r) => r.id)).toEqual(['a', 'c']);
     expect(applyInboxChange([a], { ...b, status: 'handled' }, { ...first, status: 'all' }).map((r) => r.id)).toEqual(['a', 'b']);
   });
+  it('keeps a row when a copy read before its last change arrives late', () => {
+    const withContact = { ...b, contactEmail: 'ada@example.com', lastMessageAt: '2026-01-01T11:00:00.000Z' };
+    expect(applyInboxChange([a, withContact, c], b, first).find((r) => r.id === 'b')?.contactEmail).toBe('ada@example.com');
+  });
   it('on a later page updates a known row in place and leaves new ones to the first page', () => {
     const later = { ...first, page: 2 };
     const updated = applyInboxChange([a, b], { ...b, unread: 2, lastMessageAt: '2026-01-01T23:00:00.000Z' }, later);
@@ -73,5 +77,23 @@ describe('words', () => {
     expect(isSitePath('//evil.example')).toBe(false);
     expect(isSitePath('javascript:alert(1)')).toBe(false);
     expect(isSitePath('https://example.com')).toBe(false);
+  });
+});
+
+describe('the conversation an admin has open', () => {
+  const shown = row('a', '10:05', { contactEmail: 'ada@example.com', unread: 1 });
+
+  it('keeps what the live feed brought when an action answers with a copy read before it', () => {
+    // "Mark read" was read at 10:00; the visitor's contact details (10:05) came by the feed meanwhile.
+    expect(fresherConversation(shown, row('a', '10:00'))).toBe(shown);
+  });
+  it('takes a copy as new as the one shown (the admin’s own hand-back or status change) or newer', () => {
+    const handled = { ...shown, status: 'handled' as const, unread: 0 };
+    expect(fresherConversation(shown, handled)).toBe(handled);
+    const later = row('a', '10:06', { contactEmail: 'ada@example.com' });
+    expect(fresherConversation(shown, later)).toBe(later);
+  });
+  it('takes the first copy there is', () => {
+    expect(fresherConversation(undefined, shown)).toBe(shown);
   });
 });

@@ -10,6 +10,7 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } f
 import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
 import { toast } from '../../components/admin/toasts';
 import { CHAT_LIMITS, type ChatConversationState, type ChatMessageDto, type InboxConversationDto } from '../../shared/chat';
+import { fresherConversation } from '../../shared/chat-inbox';
 import { formatInZone } from '../../shared/dates';
 import { isSitePath } from '../../shared/site-path';
 import { FEED_MODE_LABELS, useInboxFeed } from './inbox-stream';
@@ -83,14 +84,17 @@ export default function ConversationPanel({ conversation: initial, messages: ini
   const listRef = useRef<HTMLElement>(null);
   const replyId = useId();
   const lastSeq = messages.at(-1)?.seq ?? 0;
+  // Actions' answers and the live feed both bring the conversation; an answer read before a change the feed
+  // has already shown must not take it back.
+  const showConversation = useCallback((incoming: InboxConversationDto) => setConversation((current) => fresherConversation(current, incoming)), []);
 
   const markRead = useCallback(async () => {
     const outcome = await callAction<{ state: ChatConversationState; conversation: InboxConversationDto }>(() => actions.admin.chat.markRead({ conversationId: id }), { retryForMs: IDEMPOTENT_RETRY_MS });
     if (outcome.ok) {
       streamToken.current = outcome.data.state.streamToken;
-      setConversation(outcome.data.conversation);
+      showConversation(outcome.data.conversation);
     }
-  }, [id]);
+  }, [id, showConversation]);
 
   // Opening the conversation reads it.
   useEffect(() => void markRead(), [markRead]);
@@ -136,7 +140,7 @@ export default function ConversationPanel({ conversation: initial, messages: ini
   const mode = useInboxFeed({
     onConversation(c) {
       if (c.id !== id) return;
-      setConversation(c);
+      showConversation(c);
       if (mode === 'polling') void pollMessages();
     },
     onMessage(m) {
@@ -194,7 +198,7 @@ export default function ConversationPanel({ conversation: initial, messages: ini
     setDraft('');
     // Their own reply brings the newest message into view, wherever they had scrolled to.
     followsEnd.current = true;
-    setConversation(outcome.data.conversation);
+    showConversation(outcome.data.conversation);
     setMessages((list) => mergeMessages(list, [outcome.data.message]));
   }
 
@@ -203,7 +207,7 @@ export default function ConversationPanel({ conversation: initial, messages: ini
     const outcome = await callAction<{ conversation: InboxConversationDto }>(() => actions.admin.chat.release({ conversationId: id }), { retryForMs: IDEMPOTENT_RETRY_MS });
     setBusy(undefined);
     if (!outcome.ok) return toast('error', outcome.message);
-    setConversation(outcome.data.conversation);
+    showConversation(outcome.data.conversation);
     toast('success', 'Handed back: the assistant answers again.');
   }
 
@@ -212,7 +216,7 @@ export default function ConversationPanel({ conversation: initial, messages: ini
     const outcome = await callAction<{ conversation: InboxConversationDto }>(() => actions.admin.chat.setStatus({ conversationId: id, status }), { retryForMs: IDEMPOTENT_RETRY_MS });
     setBusy(undefined);
     if (!outcome.ok) return toast('error', outcome.message);
-    setConversation(outcome.data.conversation);
+    showConversation(outcome.data.conversation);
     toast('success', status === 'handled' ? 'Marked handled.' : 'Reopened.');
   }
 
