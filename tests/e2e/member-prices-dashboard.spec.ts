@@ -1,7 +1,7 @@
 /** The member dashboard: welcome by name, profile edit through the Action, next steps, accessibility. */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { MEMBER_STATE, savedAccounts } from './support/accounts';
+import { gotoHydrated, MEMBER_STATE, savedAccounts } from './support/accounts';
 
 test.use({ storageState: MEMBER_STATE });
 
@@ -17,7 +17,8 @@ test('welcomes the member by first name and links to booking (new tab) and the f
 
 test('edits the profile: field errors, trimmed values, blank removes, and the name updates', async ({ page }) => {
   const { member } = savedAccounts();
-  await page.goto('/dashboard');
+  // Typed before the form's island is live, the values would be reset by its first render.
+  await gotoHydrated(page, '/dashboard');
   const form = page.locator('form').filter({ has: page.getByLabel('First name') });
   const save = form.getByRole('button', { name: 'Save profile' });
 
