@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { percentile } from './percentile.mjs';
 
 export const CHAT_LISTENERS = 100;
 export const CHAT_LISTENER_TARGETS = { rssGrowthMb: 50, idleCpuMs: 200, deliveryMs: 2000 };
@@ -100,10 +101,7 @@ async function adminReply(base, cookie, conversationId, body) {
   if (!res.ok) throw new Error(`admin.chat.reply answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
 }
 
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
-};
+const percentileOf = (values, p) => percentile(values.toSorted((a, b) => a - b), p) ?? NaN;
 const round = (n, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /**
@@ -144,7 +142,7 @@ export async function chatListeners({ base, pid, cookie, log = () => {} }) {
         const at = await Promise.race([arrived, sleep(5000).then(() => undefined)]);
         if (at !== undefined) latencies.push(at - started);
       }
-      delivery = { delivered: latencies.length, p50Ms: round(percentile(latencies, 50)), p95Ms: round(percentile(latencies, 95)), maxMs: round(Math.max(...latencies)) };
+      delivery = { delivered: latencies.length, p50Ms: round(percentileOf(latencies, 50)), p95Ms: round(percentileOf(latencies, 95)), maxMs: round(Math.max(...latencies)) };
     }
     return { listeners: CHAT_LISTENERS, rssBeforeMb: round(rssBefore), rssAfterMb: round(rssAfter), rssGrowthMb: round(rssAfter - rssBefore), idleCpuMs: round(idleCpu, 0), idleSeconds: IDLE_SECONDS, delivery };
   } finally {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parse } from 'devalue';
 import { createPostgresDatabase } from '../tests/support/postgres-database.ts';
 import { startBenchServer } from './bench-server.mjs';
+import { percentile } from './percentile.mjs';
 
 export const CROSS_INSTANCE_TARGET = { p99Ms: 1000 };
 
@@ -42,7 +43,6 @@ async function action(base, cookie, name, input) {
   return res.headers.get('content-type')?.includes('devalue') ? parse(text) : JSON.parse(text);
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 export async function crossInstance({ edits = 100, distDir = 'dist', log = () => {} } = {}) {
   const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;

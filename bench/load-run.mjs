@@ -3,6 +3,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
+import { percentile } from './percentile.mjs';
 
 /** VmRSS of a process in MB (undefined once it is gone). */
 export function rssMb(pid) {
@@ -24,11 +25,8 @@ export function cpuMicros(pid) {
   }
 }
 
-/** The `p`th percentile of ascending `sorted` (nearest rank), in ms to a tenth. */
-function percentile(sorted, p) {
-  if (sorted.length === 0) return 0;
-  return Math.round(sorted[Math.ceil((p / 100) * sorted.length) - 1] * 10) / 10;
-}
+/** A percentile of ascending latencies in ms, to a tenth (0 when there are none). */
+const msAt = (sorted, p) => Math.round((percentile(sorted, p) ?? 0) * 10) / 10;
 
 /**
  * Latencies as a fixed-rate load sees them (decision 052): each response once at its own latency, plus, for
@@ -79,8 +77,8 @@ export async function loadRun({ base, pid, path, headers = {}, connections = 20,
     cpuUsPerReq: result.requests.total > 0 ? Math.round(cpu / result.requests.total) : 0,
     serverCpuPct: Math.round((cpu / (seconds * 1_000_000)) * 100),
     seconds: Math.round(seconds * 10) / 10,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
+    p50: msAt(latencies, 50),
+    p99: msAt(latencies, 99),
     statuses,
     errors: result.errors + result.timeouts,
   };

@@ -192,11 +192,8 @@ export async function siteAuditBench({ distDir = 'dist', seconds = SITE_AUDIT_WI
     const trials = [];
     for (let trial = 1; trial <= TRIALS; trial++) {
       log(`trial ${trial} of ${TRIALS}: cached landing page at ${LANDING_RATE} req/s, idle, then while ${SITE_AUDIT_TARGETS.audits} checks queued at once ("Run again") run`);
-      let endIdle;
-      const idleWatch = watchRun(bench.base, cookie, ids.at(-1), { stop: new Promise((resolve) => (endIdle = resolve)) });
-      const idle = await loadRun(landing);
-      endIdle();
-      await idleWatch;
+      const idleRun = loadRun(landing);
+      const [idle] = await Promise.all([idleRun, watchRun(bench.base, cookie, ids.at(-1), { stop: idleRun })]);
       for (const id of ids) await runAgain(bench.base, cookie, id);
       const queuedAt = performance.now();
       // The window lasts until the last check queued has started: until then as many run as the cap lets (a

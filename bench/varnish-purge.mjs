@@ -7,11 +7,11 @@
 //
 //   node bench/varnish-purge.mjs [--edits=20] [--dist=dist] [--json]
 import path from 'node:path';
+import { percentile } from './percentile.mjs';
 import { addFaq, findProgram, firstAdminCookie, freePort, msUntilFresh, startSite, startVarnish } from '../tests/support/front-proxy.mjs';
 
 export const PURGE_TARGET = { p99Ms: 1000 };
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 export async function varnishPurge({ edits = 20, distDir = 'dist', log = () => {} } = {}) {
   if (!findProgram('varnishd')) return { skipped: 'varnishd is not installed (apt-get install varnish)' };

@@ -37,6 +37,9 @@ export const matchesInboxFilter = (c: Pick<InboxConversationDto, 'status'>, filt
 
 const newestFirst = (a: InboxConversationDto, b: InboxConversationDto) => b.lastMessageAt.localeCompare(a.lastMessageAt) || b.id.localeCompare(a.id);
 
+/** A copy of a conversation read before the one shown: its last activity is older. */
+const isOlderCopy = (copy: Pick<InboxConversationDto, 'lastMessageAt'>, shown: Pick<InboxConversationDto, 'lastMessageAt'>) => copy.lastMessageAt < shown.lastMessageAt;
+
 /**
  * The conversation to show when a new copy of it arrives: `incoming`, unless it was read before the change
  * already shown (an action's answer overtaken by the live feed: a visitor's contact details arrived while
@@ -44,7 +47,7 @@ const newestFirst = (a: InboxConversationDto, b: InboxConversationDto) => b.last
  * (an admin's own status change or hand-back) wins.
  */
 export function fresherConversation<C extends Pick<InboxConversationDto, 'lastMessageAt'>>(current: C | undefined, incoming: C): C {
-  return current && incoming.lastMessageAt < current.lastMessageAt ? current : incoming;
+  return current && isOlderCopy(incoming, current) ? current : incoming;
 }
 
 /**
@@ -55,7 +58,7 @@ export function fresherConversation<C extends Pick<InboxConversationDto, 'lastMe
  */
 export function applyInboxChange(rows: readonly InboxConversationDto[], changed: InboxConversationDto, view: InboxQuery & { perPage: number }): InboxConversationDto[] {
   const shown = rows.find((r) => r.id === changed.id);
-  if (shown && fresherConversation(shown, changed) === shown) return [...rows];
+  if (shown && isOlderCopy(changed, shown)) return [...rows]; // read before the row shown (fresherConversation)
   const known = shown !== undefined;
   const others = rows.filter((r) => r.id !== changed.id);
   if (!matchesInboxFilter(changed, view.status)) return known ? others : [...rows];
