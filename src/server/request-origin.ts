@@ -9,6 +9,7 @@
 import { config } from './config';
 import { isForeignOrigin } from './guards';
 import { logger } from './logger';
+import { isSecretLinkPath } from './security-headers';
 
 const MAX_LOGGED_ORIGINS = 100;
 const logged = new Set<string>();
@@ -29,7 +30,8 @@ export function refusedOriginAdvice(origin: string, policy: OriginPolicy): strin
 /** True when the request must be refused as cross-site. */
 export function isRefusedOrigin(request: Request, policy: OriginPolicy = config()): boolean {
   const origin = request.headers.get('origin');
-  if (!isForeignOrigin(request.method, origin, policy.trustedOrigins, request.headers.get('sec-fetch-site'))) return false;
+  const tokenRoute = isSecretLinkPath(new URL(request.url).pathname);
+  if (!isForeignOrigin(request.method, origin, policy.trustedOrigins, request.headers.get('sec-fetch-site'), { tokenRoute })) return false;
   const key = String(origin ?? 'a cross-site page without Origin').slice(0, 200);
   if (!logged.has(key) && logged.size < MAX_LOGGED_ORIGINS) {
     logged.add(key);

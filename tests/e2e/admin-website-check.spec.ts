@@ -177,6 +177,10 @@ test('the admin writes, previews and sends the report; the requester opens the p
   await expect(tab.locator(`[data-report-check="${noted}"] [data-report-note]`)).toContainText('We can move you to HTTPS in a day.');
   await expect(tab.locator(`[data-report-check="${left}"]`)).toHaveCount(0);
   await expect(tab.getByRole('link', { name: /Book a free call/ })).toBeVisible();
+  // The page sends no Referer (its address is the key): its book-a-call click is still counted.
+  const beacon = tab.waitForResponse((r) => r.url().endsWith('/api/lead-events'));
+  await tab.getByRole('link', { name: /Book a free call/ }).click({ modifiers: ['ControlOrMeta'] });
+  expect((await beacon).status()).toBeLessThan(300);
   // A link with one character changed is no report.
   const tampered = link.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
   expect((await tab.goto(tampered))!.status()).toBe(404);

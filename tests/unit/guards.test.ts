@@ -166,4 +166,18 @@ describe('helpers', () => {
     expect(isForeignOrigin('POST', 'http://localhost:4321', site, 'none')).toBe(false);
     expect(isForeignOrigin('GET', null, site, 'cross-site')).toBe(false); // links and images from other sites
   });
+
+  it('isForeignOrigin takes Origin null from our own no-referrer page only when the browser vouches for it', () => {
+    const site = ['http://localhost:4321'];
+    // The unsubscribe or report page (Referrer-Policy: no-referrer) posting to itself in Chromium or Firefox.
+    expect(isForeignOrigin('POST', 'null', site, 'same-origin')).toBe(false);
+    // A sandboxed frame or a data: page: an opaque origin, never same-origin.
+    expect(isForeignOrigin('POST', 'null', site, 'cross-site')).toBe(true);
+    expect(isForeignOrigin('POST', 'null', site, 'same-site')).toBe(true);
+    expect(isForeignOrigin('POST', 'null', site)).toBe(true);
+    // A route authorized by the token in its address also takes it from a browser without Sec-Fetch-Site.
+    expect(isForeignOrigin('POST', 'null', site, null, { tokenRoute: true })).toBe(false);
+    expect(isForeignOrigin('POST', 'null', site, 'cross-site', { tokenRoute: true })).toBe(true);
+    expect(isForeignOrigin('POST', 'https://evil.example', site, null, { tokenRoute: true })).toBe(true);
+  });
 });

@@ -126,10 +126,26 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * A state-changing request whose Origin is not one of the site's own (src/server/request-origin.ts), or
  * that the browser itself says comes from another site (`Sec-Fetch-Site: cross-site`, which a page cannot
  * forge). Browsers send Origin on every POST, so a request without either is not a browser's and cannot be
- * cross-site request forgery. `null` (a sandboxed or privacy-stripped context) is foreign.
+ * cross-site request forgery.
+ *
+ * `Origin: null` is foreign (a sandboxed frame, a `data:` page), except where the browser vouches for it:
+ * a page of ours served with `Referrer-Policy: no-referrer` (an emailed report or unsubscribe link, whose
+ * address is the key) makes the browser send `null` on its own form posts and fetches, together with
+ * `Sec-Fetch-Site: same-origin`, which no page can forge and an opaque origin never gets. `tokenRoute`: the
+ * route is authorized by a token in its own address, so a forged post does nothing its sender could not
+ * do with the token anyway; `null` is accepted there from browsers that send no Sec-Fetch-Site (Safari
+ * before 16.4).
  */
-export function isForeignOrigin(method: string, origin: string | null, trustedOrigins: readonly string[], fetchSite: string | null = null): boolean {
+export function isForeignOrigin(
+  method: string,
+  origin: string | null,
+  trustedOrigins: readonly string[],
+  fetchSite: string | null = null,
+  { tokenRoute = false }: { tokenRoute?: boolean } = {},
+): boolean {
   if (SAFE_METHODS.has(method.toUpperCase())) return false;
-  if (fetchSite?.trim().toLowerCase() === 'cross-site') return true;
+  const site = fetchSite?.trim().toLowerCase();
+  if (site === 'cross-site') return true;
+  if (origin === 'null' && (site === 'same-origin' || (tokenRoute && !site))) return false;
   return origin !== null && !trustedOrigins.includes(origin);
 }
