@@ -86,7 +86,17 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL such as smtps://user:pass@mail.example.com')
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  MAIL_FROM: z.string().min(3).default('Agency <no-reply@localhost>'),
+  /**
+   * The From of every mail: "Name <address>" or an address. Unset: the site's name (its texts) at
+   * no-reply@ the SITE_URL's host (localhost for a local or IP address); the overview asks for a reply
+   * address while the sender is one nobody reads.
+   */
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || /^(?:[^<>@\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/.test(v), 'must be an address such as hello@example.com or Your Agency <hello@example.com>'),
   /** Signs sessions and links. Generated into DATA_DIR/auth-secret on the embedded DB; required with DATABASE_URL. */
   AUTH_SECRET: z
     .string()

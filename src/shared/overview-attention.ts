@@ -4,6 +4,7 @@
  * facts), so every rule is unit-tested; an empty list means nothing needs the owner.
  */
 import { EMPTY_STATES } from './constants';
+import { addressOf, isUnanswerableSender } from './mail-address';
 import { siteContentSchema, type SiteContent } from './site-content';
 import { plural } from './plural';
 
@@ -13,7 +14,14 @@ export interface AttentionFacts {
   demos: number;
   packages: { active: number; inactive: number };
   articles: { published: number; drafts: number; featuredImageWithoutAlt: number };
+  /** The From of the site's mail, and the team's reply address of the general settings ('' when not set). */
+  mail: { sender: string; replyTo: string };
+  /** Whether the owner has chosen the site's time zone (general settings); UTC until then. */
+  timeZoneChosen: boolean;
 }
+
+/** Where the general settings are edited (the time zone and where replies go). */
+export const GENERAL_SETTINGS_HREF = '/admin/settings';
 
 export interface AttentionItem {
   /** Stable key (tests, data attributes). */
@@ -51,6 +59,18 @@ export function attentionItems(f: AttentionFacts): AttentionItem[] {
   }
   if (f.site.business.latitude === null || f.site.business.longitude === null) {
     items.push({ key: 'business-location', tone: 'info', text: 'The business location is not set, so search engines get no location for the business.', ...texts });
+  }
+  if (isUnanswerableSender(f.mail.sender) && !f.mail.replyTo) {
+    items.push({
+      key: 'mail-replies',
+      tone: 'warning',
+      text: `Emails go out from ${addressOf(f.mail.sender)}, which nobody reads, and no reply address is set: prospects' replies to their confirmation, report and follow-ups reach ${f.site.footer.contactEmail} (the contact email) unless their lead has an owner. Choose where replies go; whoever runs the server sets MAIL_FROM to a real sender.`,
+      href: GENERAL_SETTINGS_HREF,
+      action: 'Choose where replies go',
+    });
+  }
+  if (!f.timeZoneChosen) {
+    items.push({ key: 'time-zone', tone: 'info', text: 'The site’s time zone is not set: times, days and quiet hours are in UTC.', href: GENERAL_SETTINGS_HREF, action: 'Set the time zone' });
   }
   if (f.services === 0) {
     items.push({ key: 'no-services', tone: 'warning', text: `There are no services: the site says “${EMPTY_STATES.services}”.`, href: '/admin/services/new', action: 'Add a service' });

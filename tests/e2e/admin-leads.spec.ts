@@ -278,7 +278,10 @@ test('the admin emails a lead from a template: the preview fills it in, the mail
   // Sent by the server's worker, with the admin as Reply-To and the markup as text.
   await expect.poll(() => newestMailTo(email)?.includes('Still thinking about'), { timeout: 15_000 }).toBe(true);
   const raw = newestMailTo(email)!;
-  expect(raw).toMatch(new RegExp(`^Reply-To: ${savedAccounts().admin.email.replace(/[.+]/g, '\\$&')}`, 'im'));
+  const { admin } = savedAccounts();
+  expect(raw).toMatch(new RegExp(`^Reply-To: "${admin.firstName} ${admin.lastName}" <${admin.email.replace(/[.+]/g, '\\$&')}>`, 'im'));
+  // The sender is named as the business (MAIL_FROM is not set on the test server).
+  expect(raw).toMatch(/^From: "?Autoflow Agency"? <no-reply@localhost>/im);
   expect(raw).toContain(`&lt;b&gt;${id}&lt;/b&gt;`);
   await page.reload();
   await expect(page.locator('[data-timeline-entry="mail"]').filter({ hasText: 'Written by the team' })).toContainText(`Still thinking about ${business}?`);

@@ -60,7 +60,7 @@ describe('an email to a lead', () => {
     const body = 'Hi {{first_name}},\n\nAbout {{business}}: <b>not bold</b>. Book: {{booking_link}}\n\n{{sender_name}}';
     await expect(sendLeadMail(admin, 'ADA@example.com', { subject: 'For {{name}} at {{site_name}}', body })).resolves.toMatchObject({ to: ADA });
     const [mail] = await leadMails();
-    expect(mail).toMatchObject({ to: ADA, replyTo: 'owner@example.com' });
+    expect(mail).toMatchObject({ to: ADA, replyTo: '"Olivia Owner" <owner@example.com>' });
     expect(mail!.subject).toMatch(/^For Ada Lovelace at .+/);
     expect(mail!.text).toMatch(/^Hi Ada,\n\nAbout Analytical <Clinic>: <b>not bold<\/b>\. Book: https?:\/\/\S+\n\nOlivia Owner$/);
     expect(mail!.html).toContain('About Analytical &lt;Clinic&gt;: &lt;b&gt;not bold&lt;/b&gt;');
@@ -68,7 +68,7 @@ describe('an email to a lead', () => {
     // The mailer is handed the Reply-To.
     const sent: MailMessage[] = [];
     await sendDueMail({ mode: 'outbox', send: async (m) => void sent.push(m) }, new Date(Date.now() + 1000), h.handle.db);
-    expect(sent.find((m) => m.subject === mail!.subject)).toMatchObject({ to: ADA, replyTo: 'owner@example.com', html: mail!.html });
+    expect(sent.find((m) => m.subject === mail!.subject)).toMatchObject({ to: ADA, replyTo: '"Olivia Owner" <owner@example.com>', html: mail!.html });
     const { entries } = await personTimeline(ADA);
     expect(entries.find((e) => e.type === 'mail' && e.kind === 'lead-mail')).toMatchObject({ subject: mail!.subject });
     const [logged] = await h.handle.db.select().from(activityLog).where(and(eq(activityLog.entityType, 'lead'), eq(activityLog.action, 'mail')));

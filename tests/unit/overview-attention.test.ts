@@ -14,6 +14,8 @@ const finished: AttentionFacts = {
   demos: 2,
   packages: { active: 2, inactive: 0 },
   articles: { published: 4, drafts: 0, featuredImageWithoutAlt: 0 },
+  mail: { sender: '"Owner Agency" <hello@owner.example>', replyTo: '' },
+  timeZoneChosen: true,
 };
 
 const keys = (facts: AttentionFacts) => attentionItems(facts).map((i) => i.key);
@@ -81,5 +83,21 @@ describe('what needs the owner’s attention', () => {
       articles: { published: 0, drafts: 1, featuredImageWithoutAlt: 1 },
     }).map((i) => i.tone);
     expect(tones).toEqual(['warning', 'warning', 'warning', 'info', 'info', 'info']);
+  });
+
+  it('a sender nobody reads while no reply address is set, pointing to the general settings', () => {
+    const localhost = { ...finished, mail: { sender: '"Owner Agency" <no-reply@localhost>', replyTo: '' } };
+    const [item, ...rest] = attentionItems(localhost);
+    expect(rest).toEqual([]);
+    expect(item).toMatchObject({ key: 'mail-replies', tone: 'warning', href: '/admin/settings', action: 'Choose where replies go' });
+    expect(item!.text).toMatch(/^Emails go out from no-reply@localhost, which nobody reads, and no reply address is set: .* reach me@owner\.example \(the contact email\)/);
+    expect(keys({ ...finished, mail: { sender: 'noreply@owner.example', replyTo: '' } })).toEqual(['mail-replies']);
+    // A reply address set, or a real sender: nothing to say.
+    expect(keys({ ...localhost, mail: { ...localhost.mail, replyTo: 'team@owner.example' } })).toEqual([]);
+    expect(keys({ ...finished, mail: { sender: 'Maya <maya@owner.example>', replyTo: '' } })).toEqual([]);
+  });
+
+  it('a time zone not chosen yet', () => {
+    expect(attentionItems({ ...finished, timeZoneChosen: false })).toEqual([expect.objectContaining({ key: 'time-zone', tone: 'info', href: '/admin/settings' })]);
   });
 });

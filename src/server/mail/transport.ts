@@ -22,7 +22,8 @@ export interface MailLogger {
 }
 
 export interface MailerOptions {
-  from: string;
+  /** The From header, or how to make it when each message is sent (the site's name follows its texts). */
+  from: string | (() => Promise<string>);
   smtpUrl?: string | undefined;
   outboxDir: string;
   logger: MailLogger;
@@ -32,7 +33,8 @@ export interface MailerOptions {
 
 const linksIn = (text: string) => text.match(/https?:\/\/[^\s<>"]+/g) ?? [];
 
-export function createMailer({ from, smtpUrl, outboxDir, logger, logLinks = false }: MailerOptions): Mailer {
+export function createMailer({ from: fromOption, smtpUrl, outboxDir, logger, logLinks = false }: MailerOptions): Mailer {
+  const sender = typeof fromOption === 'string' ? () => Promise.resolve(fromOption) : fromOption;
   if (smtpUrl) {
     // Auth links are time-limited: fail fast rather than hang a sign-up request on an unreachable server.
     const transport = nodemailer.createTransport({
@@ -44,7 +46,7 @@ export function createMailer({ from, smtpUrl, outboxDir, logger, logLinks = fals
     return {
       mode: 'smtp',
       async send(message) {
-        await transport.sendMail({ from, ...message });
+        await transport.sendMail({ from: await sender(), ...message });
         logger.info({ to: message.to, subject: message.subject }, 'mail sent');
       },
     };
@@ -54,7 +56,7 @@ export function createMailer({ from, smtpUrl, outboxDir, logger, logLinks = fals
   return {
     mode: 'outbox',
     async send(message) {
-      const info = await renderer.sendMail({ from, ...message });
+      const info = await renderer.sendMail({ from: await sender(), ...message });
       await fs.mkdir(outboxDir, { recursive: true, mode: OWNER_ONLY_DIR });
       const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
       // Owner-only: the file holds live sign-in links.

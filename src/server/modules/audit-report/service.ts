@@ -5,6 +5,7 @@
  * Opening the link is counted on the report and is a lead event ("report opened") on the person's timeline.
  */
 import { isbot } from 'isbot';
+import { prospectReplyTo } from '../leads/reply-to';
 import { config } from '../../config';
 import { db } from '../../db';
 import { enqueueMail } from '../../mail/queue';
@@ -90,7 +91,7 @@ export async function sendAuditReport(actorId: string | undefined, requestId: st
     const expiresAt = new Date(sentAt.getTime() + config().AUDIT_REPORT_TTL_DAYS * DAY_MS);
     await repo.insertReport(tx, { id, requestId: request.id, runId: run.id, tokenHash: hash, ...draft, sentTo: request.email, sentBy: actor.id, sentAt, expiresAt });
     const url = new URL(`${REPORT_PATH_PREFIX}${token}`, config().SITE_URL).toString();
-    await enqueueMail(tx, { kind: 'audit-report', ...auditReportEmail(request.email, { url, expiresAt, bookingUrl, siteName, timeZone }) });
+    await enqueueMail(tx, { kind: 'audit-report', ...auditReportEmail(request.email, { url, expiresAt, bookingUrl, siteName, timeZone }), replyTo: await prospectReplyTo(tx, request.email) });
     // The request's consent ("contacted … about my audit") covers the follow-ups about its report.
     await enrollInSequence(tx, 'report-sent', { email: request.email, name: request.fullName, refId: request.id, consentedAt: request.consentAt }, timing);
     const status: AuditStatus = 'report-sent';

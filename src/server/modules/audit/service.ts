@@ -6,6 +6,7 @@
  * the activity log with before and after.
  */
 import { config } from '../../config';
+import { leadReplyTo, prospectReplyTo } from '../leads/reply-to';
 import { db } from '../../db';
 import { enqueueMail } from '../../mail/queue';
 import { logger } from '../../logger';
@@ -116,11 +117,11 @@ export async function submitAuditRequest(submission: AuditSubmission, ctx: Submi
     // Their consent on this form ("contacted … about my audit") is what a follow-up sequence may rely on.
     await enrollInSequence(tx, 'audit-requested', { email: fields.email, name: fields.fullName, refId: id, consentedAt: consentAt }, timing);
     const confirmation = auditConfirmationEmail(fields, siteName);
-    await enqueueMail(tx, { kind: 'audit-confirmation', ...confirmation });
+    await enqueueMail(tx, { kind: 'audit-confirmation', ...confirmation, replyTo: await prospectReplyTo(tx, fields.email) });
     const adminUrl = new URL(`/admin/audit/${id}`, config().SITE_URL).toString();
     const notified = { ...fields, id, memberEmail: member?.email, attribution };
     for (const admin of await repo.listAdmins(tx)) {
-      await enqueueMail(tx, { kind: 'audit-notification', ...auditNotificationEmail(admin.email, notified, adminUrl, siteName) });
+      await enqueueMail(tx, { kind: 'audit-notification', ...auditNotificationEmail(admin.email, notified, adminUrl, siteName), replyTo: leadReplyTo({ name: fields.fullName, email: fields.email }) });
     }
   });
   logger.info({ id, member: Boolean(ctx.userId) }, 'audit request received');

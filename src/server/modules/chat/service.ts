@@ -6,6 +6,7 @@
  * stores the lead, its lead event and one notification per admin in one transaction.
  */
 import { CHAT_RATE_LIMITS, type ChatAuthor, type ChatContactResponse, type ChatMessageDto, type ChatSendResponse, type ChatSessionResponse, type ChatSettings } from '../../../shared/chat';
+import { leadReplyTo } from '../leads/reply-to';
 import { chatContactFieldErrors, chatContactSchema, chatMessageBodySchema, isWithinBusinessHours, shouldAskContact } from '../../../shared/chat-rules';
 import { cleanAttribution } from '../../../shared/schemas/audit';
 import { config } from '../../config';
@@ -312,7 +313,7 @@ export async function saveChatContact(input: ContactInput, request: VisitorReque
       const adminUrl = new URL(`/admin/chat-settings/${row.id}`, config().SITE_URL).toString();
       const member = row.userId ? await repo.findUserSummary(row.userId, tx) : undefined;
       const lead = { ...fields, conversationId: row.id, memberEmail: member?.email, attribution: row.attribution };
-      for (const admin of await listAdmins(tx)) await enqueueMail(tx, { kind: CHAT_LEAD_KIND, ...chatLeadEmail(admin.email, lead, adminUrl, siteName) });
+      for (const admin of await listAdmins(tx)) await enqueueMail(tx, { kind: CHAT_LEAD_KIND, ...chatLeadEmail(admin.email, lead, adminUrl, siteName), replyTo: leadReplyTo(lead) });
       // Only with "Email me follow-ups" ticked on this form.
       await enrollInSequence(tx, 'chat-lead', { email: fields.email, name: fields.name, refId: row.id, consentedAt: fields.followUps ? now : null }, timing);
     }

@@ -29,6 +29,7 @@ import { insertActivity } from '../activity/repository';
 import { newLinkToLatestReport } from '../audit-report/service';
 import { LeadError } from '../leads/errors';
 import { mailValuesOf, textToHtml } from '../leads/mail';
+import { prospectReplyTo } from '../leads/reply-to';
 import { LEAD_ENTITY } from '../leads/work-repository';
 import { siteTimeZone } from '../site/time-zone';
 import { requireAdmin } from '../users/service';
@@ -168,6 +169,7 @@ async function sendStep(tx: repo.Executor, enrollment: repo.EnrollmentRow, step:
     subject,
     text,
     html: textToHtml(text),
+    replyTo: await prospectReplyTo(tx, enrollment.email),
     headers: { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': ONE_CLICK_BODY },
   });
   return 'sent';

@@ -8,6 +8,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { db } from '../../db';
 import { leadMailTemplates } from '../../db/schema';
 import { enqueueMail } from '../../mail/queue';
+import { mailbox } from '../../../shared/mail-address';
 import { escapeHtml } from '../../mail/templates';
 import { normalizeEmail } from '../../../shared/lead-people';
 import { fieldErrorsByPath } from '../../../shared/schemas/catalog';
@@ -120,7 +121,7 @@ export async function sendLeadMail(actorId: string | undefined, email: string, i
     }
     const subject = fillPlaceholders(parsed.data.subject, values);
     const text = fillPlaceholders(parsed.data.body, values);
-    await enqueueMail(tx, { kind: LEAD_MAIL_KIND, to: key, subject, text, html: textToHtml(text), replyTo: actor.email });
+    await enqueueMail(tx, { kind: LEAD_MAIL_KIND, to: key, subject, text, html: textToHtml(text), replyTo: mailbox(actor.name, actor.email) });
     await insertActivity(tx, { actorId: actor.id, actorEmail: actor.email, entityType: workRepo.LEAD_ENTITY, entityId: key, action: 'mail', summary: `Email to ${key}: ${subject}`, before: null, after: { subject } });
     return { to: key, subject };
   });

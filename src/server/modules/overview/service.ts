@@ -4,6 +4,8 @@
  * come with the analytics and leads modules, not from here.
  */
 import { attentionItems, type AttentionItem } from '../../../shared/overview-attention';
+import { senderMailbox } from '../../mail';
+import { getGeneralSettings } from '../settings/general';
 import { getSiteContent } from '../site/service';
 import { countContent, type ContentCounts } from './repository';
 
@@ -12,6 +14,6 @@ export type { ContentCounts } from './repository';
 export const contentCounts = (): Promise<ContentCounts> => countContent();
 
 export async function overview(): Promise<{ counts: ContentCounts; attention: AttentionItem[] }> {
-  const [counts, site] = await Promise.all([countContent(), getSiteContent()]);
-  return { counts, attention: attentionItems({ ...counts, site }) };
+  const [counts, site, settings, sender] = await Promise.all([countContent(), getSiteContent(), getGeneralSettings(), senderMailbox()]);
+  return { counts, attention: attentionItems({ ...counts, site, mail: { sender, replyTo: settings.replyTo }, timeZoneChosen: settings.timeZone !== null }) };
 }
