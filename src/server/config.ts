@@ -179,6 +179,11 @@ const envSchema = z.object({
     .transform((v) => (v === '' ? undefined : v)),
   /** Website audits (issue 22) running at once across every server process; the rest wait in the job queue. */
   AUDIT_CONCURRENCY: wholeNumber('audits', 2, (n) => n.min(1, 'must be at least 1').max(20, 'must be at most 20')),
+  /**
+   * How long a team reply in the chat waits for the visitor's widget before it is emailed to the address
+   * they left (replies in that time go in the same mail; issue 35).
+   */
+  CHAT_REPLY_MAIL_DELAY_SECONDS: wholeNumber('seconds', 60, (n) => n.min(0, 'must be 0 or more').max(3600, 'must be at most 3600')),
   /** How long the private link to a sent audit report works (days). */
   AUDIT_REPORT_TTL_DAYS: wholeNumber('days', 30, (n) => n.min(1, 'must be at least 1').max(365, 'must be at most 365')),
   /**

@@ -21,6 +21,7 @@ import './modules/live-grants';
 import './mail/queue';
 import './modules/site-audit/service';
 import './modules/lead-sequences/schedule';
+import './modules/chat/reply-mail';
 import { scheduleTodaysReminders } from './modules/leads/reminders';
 import { startJobWorker } from './jobs/queue';
 import { useFixtureHosts } from './http/safe-fetch';

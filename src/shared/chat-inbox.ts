@@ -74,3 +74,10 @@ export function inboxAnnouncement(before: InboxConversationDto | undefined, afte
 
 /** "3 unread" or "" (a row's badge). */
 export const unreadLabel = (n: number) => (n > 0 ? `${n} unread` : '');
+
+/** Where the reply goes: the open chat at once, else the visitor's email after the wait, else their next visit. */
+export function replyReachText(contactEmail: string, delaySeconds: number): string {
+  if (!contactEmail) return 'The visitor sees it in their chat when it is open, or when they come back (they left no email).';
+  const wait = delaySeconds < 60 ? `${delaySeconds} seconds` : delaySeconds === 60 ? 'a minute' : `${Math.round(delaySeconds / 60)} minutes`;
+  return `The visitor sees it at once if their chat is open; if they do not see it within ${wait}, it is emailed to ${contactEmail}.`;
+}

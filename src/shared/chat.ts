@@ -32,6 +32,8 @@ export const CHAT_RATE_LIMITS = {
 export const CHAT_VISITOR_STORAGE_KEY = 'chat.visitor';
 export const CHAT_VISITOR_HEADER = 'X-Chat-Visitor';
 export const CHAT_VISITOR_ID = /^[0-9a-f]{32}$/;
+/** The query parameter of a reply mail's link: the conversation to open in the widget (its resume token). */
+export const CHAT_RESUME_PARAM = 'chat';
 
 export const CHAT_AUTHORS = ['visitor', 'assistant', 'admin', 'system'] as const;
 export type ChatAuthor = (typeof CHAT_AUTHORS)[number];

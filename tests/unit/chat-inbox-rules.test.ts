@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InboxConversationDto } from '../../src/shared/chat';
-import { applyInboxChange, fresherConversation, inboxAnnouncement, inboxQueryOf, inboxSearch, unreadLabel } from '../../src/shared/chat-inbox';
+import { applyInboxChange, fresherConversation, inboxAnnouncement, inboxQueryOf, inboxSearch, replyReachText, unreadLabel } from '../../src/shared/chat-inbox';
 import { isSitePath } from '../../src/shared/site-path';
 
 const row = (id: string, at: string, patch: Partial<InboxConversationDto> = {}): InboxConversationDto => ({
@@ -95,5 +95,14 @@ describe('the conversation an admin has open', () => {
   });
   it('takes the first copy there is', () => {
     expect(fresherConversation(undefined, shown)).toBe(shown);
+  });
+});
+
+describe('replyReachText', () => {
+  it('says where a reply goes: the open chat, else the email after the wait, else the next visit', () => {
+    expect(replyReachText('ada@example.com', 60)).toBe('The visitor sees it at once if their chat is open; if they do not see it within a minute, it is emailed to ada@example.com.');
+    expect(replyReachText('ada@example.com', 2)).toContain('within 2 seconds');
+    expect(replyReachText('ada@example.com', 300)).toContain('within 5 minutes');
+    expect(replyReachText('', 60)).toBe('The visitor sees it in their chat when it is open, or when they come back (they left no email).');
   });
 });

@@ -10,7 +10,7 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } f
 import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
 import { toast } from '../../components/admin/toasts';
 import { CHAT_LIMITS, type ChatConversationState, type ChatMessageDto, type InboxConversationDto } from '../../shared/chat';
-import { fresherConversation } from '../../shared/chat-inbox';
+import { fresherConversation, replyReachText } from '../../shared/chat-inbox';
 import { formatInZone } from '../../shared/dates';
 import { isSitePath } from '../../shared/site-path';
 import { FEED_MODE_LABELS, useInboxFeed } from './inbox-stream';
@@ -20,7 +20,10 @@ interface Props {
   messages: ChatMessageDto[];
   /** The site's time zone (decision 032): the page header names it. */
   timeZone: string;
+  /** How long a reply waits for the visitor's open chat before it is emailed to them (CHAT_REPLY_MAIL_DELAY_SECONDS). */
+  replyMailDelaySeconds: number;
 }
+
 
 type Busy = 'reply' | 'release' | 'status' | undefined;
 
@@ -72,7 +75,7 @@ function Message({ m, timeZone }: { m: ChatMessageDto; timeZone: string }) {
   );
 }
 
-export default function ConversationPanel({ conversation: initial, messages: initialMessages, timeZone }: Props) {
+export default function ConversationPanel({ conversation: initial, messages: initialMessages, timeZone, replyMailDelaySeconds }: Props) {
   const id = initial.id;
   const [conversation, setConversation] = useState(initial);
   const [messages, setMessages] = useState(initialMessages);
@@ -322,9 +325,9 @@ export default function ConversationPanel({ conversation: initial, messages: ini
             {busy === 'reply' ? 'Sending…' : 'Send reply'}
           </button>
         </div>
-        <p id={`${replyId}-help`} className={replyError ? 'mt-1 text-sm text-red-700' : 'mt-1 hidden text-xs text-slate-600 sm:block'}>
+        <p id={`${replyId}-help`} className={replyError ? 'mt-1 text-sm text-red-700' : 'mt-1 text-xs text-slate-600'} data-reply-help>
           {replyError ??
-            `The visitor sees it at once${conversation.takenOverBy ? '' : ', and the assistant stays quiet until you hand the conversation back'}. Ctrl+Enter sends.`}
+            `${replyReachText(conversation.contactEmail, replyMailDelaySeconds)}${conversation.takenOverBy ? '' : ' The assistant stays quiet until you hand the conversation back.'} Ctrl+Enter sends.`}
         </p>
       </form>
     </div>

@@ -60,6 +60,21 @@ async function call<T>(url: string, init: RequestInit = {}): Promise<Result<T>> 
 
 export const loadSession = () => call<ChatSessionResponse>('/api/chat/session');
 
+/** A reply mail's link opened here: its conversation becomes this browser's. */
+export const resumeConversation = (token: string) => call<{ conversation: ChatConversationState }>('/api/chat/resume', { method: 'POST', body: JSON.stringify({ token }) });
+
+// launcher.ts's HAS_CONVERSATION_KEY: a browser that has a conversation asks, on later pages, whether the team replied.
+const HAS_CONVERSATION_KEY = 'chat.conversation';
+
+/** Notes that this browser has a conversation (the launcher then shows an unread mark for team replies). */
+export function rememberConversation() {
+  try {
+    localStorage.setItem(HAS_CONVERSATION_KEY, '1');
+  } catch {
+    // Storage blocked: no unread mark on later visits.
+  }
+}
+
 export const sendContact = (contact: { name: string; email: string; message?: string; followUps?: boolean }) =>
   call<ChatContactResponse>('/api/chat/contact', { method: 'POST', body: JSON.stringify(contact) });
 

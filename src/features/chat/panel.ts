@@ -5,7 +5,7 @@
  * launcher from 640 px. Everything people typed is rendered as text.
  */
 import type { ChatConversationState, ChatMessageDto, PublicChatConfig } from '../../shared/chat';
-import { loadSession, sendContact, sendMessage } from './client';
+import { loadSession, rememberConversation, resumeConversation, sendContact, sendMessage } from './client';
 import { el, icon, ICONS, tabbables } from './dom';
 import { listen } from './live';
 import { contactErrors, lastSeq, mergeMessages, MESSAGE_LIMIT, showCounter } from './rules';
@@ -15,6 +15,8 @@ export const OPEN_STORAGE_KEY = 'chat.open';
 
 export interface ChatPanel {
   open: (options?: { restore?: boolean }) => void;
+  /** Opens the conversation of a reply mail's link (its token) in this browser. */
+  resume: (token: string) => Promise<void>;
   close: () => void;
   toggle: () => void;
 }
@@ -217,6 +219,7 @@ export function createPanel(config: PublicChatConfig, launcher: HTMLButtonElemen
 
   function setConversation(next: ChatConversationState) {
     const joinedNow = next.takenOver && !conversation?.takenOver;
+    if (!conversation) rememberConversation();
     conversation = next;
     if (joinedNow && loaded) announce(`A person has joined: ${next.agentName || 'our team'}`);
     startLive();
@@ -395,5 +398,18 @@ export function createPanel(config: PublicChatConfig, launcher: HTMLButtonElemen
     launcher.focus();
   }
 
-  return { open, close, toggle: () => (isOpen ? close() : open()) };
+  async function resume(token: string) {
+    const result = await resumeConversation(token);
+    // A conversation already loaded here may not be the link's: load again.
+    loading = undefined;
+    loaded = false;
+    messages = [];
+    rendered.clear();
+    stopListening();
+    conversation = null;
+    open();
+    if (!result.ok) showError(result.message);
+  }
+
+  return { open, resume, close, toggle: () => (isOpen ? close() : open()) };
 }

@@ -824,6 +824,10 @@ export const chatConversations = pgTable(
     contactConsentAt: at("contact_consent_at"),
     /** Messages from the visitor no admin has read yet. */
     unreadForAdmin: integer("unread_for_admin").notNull().default(0),
+    /** The newest message the visitor's open widget was given (its history, the stream or a poll). */
+    visitorSeenSeq: bigint("visitor_seen_seq", { mode: "number" }).notNull().default(0),
+    /** The newest team reply emailed to the contact address because the visitor was not there (issue 35). */
+    emailedSeq: bigint("emailed_seq", { mode: "number" }).notNull().default(0),
     attribution: jsonb("attribution")
       .$type<Attribution>()
       .notNull()

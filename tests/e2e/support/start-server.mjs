@@ -25,6 +25,8 @@ const env = {
   AUDIT_FIXTURE_HOSTS: 'good.test,bad.test,redirect.test,slow.test,bomb.test,big.test,pdf.test,error.test,missing.test,evil.test',
   // The booking webhooks' secrets, as tests/support/booking-webhooks.ts signs with them.
   BOOKING_WEBHOOK_SECRET_CALCOM: 'calcom-test-secret-0123456789',
+  // A chat reply the visitor was not there for is emailed after this many seconds (60 in production).
+  CHAT_REPLY_MAIL_DELAY_SECONDS: '2',
 };
 // The checks add Lighthouse in the test machines' Chromium, as a server configured with one does.
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

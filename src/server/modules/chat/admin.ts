@@ -12,6 +12,8 @@ import { requireAdmin } from '../users/service';
 import { conversationState, displayNameOf, inboxConversation, messageDto } from './dto';
 import { ChatError, conversationNotFound } from './errors';
 import { publishChange } from './live';
+import { queueReplyMail } from './reply-mail';
+import { timingNow } from '../lead-sequences/schedule';
 import * as repo from './repository';
 import { getChatSettings } from './settings';
 
@@ -100,10 +102,14 @@ async function stateAfter(conversationId: string, seqs: number[] = []) {
 export async function replyToConversation(actorId: string | undefined, conversationId: string, body: unknown) {
   const parsed = chatMessageBodySchema.safeParse(body);
   if (!parsed.success) throw new ChatError('INVALID', parsed.error.issues[0]!.message, { body: parsed.error.issues[0]!.message });
+  // Read before the transaction (PGlite has one connection): when the mail of a reply may go out.
+  const timing = await timingNow();
   const seq = await adminWrite(actorId, conversationId, async (tx, actor, row) => {
     const message = await repo.insertMessage(tx, { conversationId, author: 'admin', adminId: actor.id, body: parsed.data });
     const takeOver = row.takenOverBy === actor.id ? {} : { takenOverBy: actor.id, takenOverAt: message.createdAt };
     await repo.updateConversation(tx, conversationId, { ...takeOver, lastMessageAt: message.createdAt, unreadForAdmin: 0 });
+    // A visitor who is not there gets it by mail, a minute later, unless their widget shows it first.
+    await queueReplyMail(tx, row, timing);
     return message.seq;
   });
   const after = await stateAfter(conversationId, [seq]);

@@ -31,9 +31,23 @@ export function streamTokenFor(conversationId: string): string {
   return createHmac('sha256', streamSecret()).update(`chat-stream:${conversationId}`).digest('base64url');
 }
 
-/** Constant-time check of a token from a URL. */
-export function isStreamTokenValid(conversationId: string, token: string): boolean {
-  const expected = Buffer.from(streamTokenFor(conversationId));
-  const given = Buffer.from(token);
+const sameText = (a: string, b: string) => {
+  const expected = Buffer.from(a);
+  const given = Buffer.from(b);
   return given.length === expected.length && timingSafeEqual(given, expected);
+};
+
+/** Constant-time check of a token from a URL. */
+export const isStreamTokenValid = (conversationId: string, token: string): boolean => sameText(streamTokenFor(conversationId), token);
+
+/**
+ * The key of the link a reply mail carries ("Continue the conversation"): the conversation's id and an HMAC
+ * of it for this purpose, so it opens that conversation in whichever browser the mail is read in, and no other.
+ */
+export const resumeTokenFor = (conversationId: string) => `${conversationId}.${createHmac('sha256', streamSecret()).update(`chat-resume:${conversationId}`).digest('base64url')}`;
+
+/** The conversation a reply mail's link names, or undefined for a changed or malformed one. */
+export function conversationOfResumeToken(token: string): string | undefined {
+  const match = /^([0-9a-f-]{36})\.[A-Za-z0-9_-]{43}$/.exec(token);
+  return match && sameText(resumeTokenFor(match[1]!), token) ? match[1] : undefined;
 }

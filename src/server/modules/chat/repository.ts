@@ -1,5 +1,5 @@
 /** Chat conversations and messages: data access only (Drizzle). Writes take the caller's transaction. */
-import { and, count, desc, eq, gt, isNull, sql, sum, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, lt, sql, sum, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
@@ -109,6 +109,31 @@ export async function updateConversation(ex: Executor, id: string, values: Conve
     .update(chatConversations)
     .set({ ...rest, ...(addUnread ? { unreadForAdmin: sql`${chatConversations.unreadForAdmin} + ${addUnread}` } : {}) })
     .where(eq(chatConversations.id, id));
+}
+
+/**
+ * The visitor's widget was given the messages up to `seq` (its history, the stream, a poll): team replies up
+ * to there are not mailed to them (./reply-mail.ts). Never moves back.
+ */
+export async function markSeenByVisitor(conversationId: string, seq: number, ex: Executor = db()) {
+  await ex
+    .update(chatConversations)
+    .set({ visitorSeenSeq: seq })
+    .where(and(eq(chatConversations.id, conversationId), lt(chatConversations.visitorSeenSeq, seq)));
+}
+
+/** Team replies the visitor's widget was not given yet (the launcher's unread mark). */
+export async function unseenReplies(conversation: Pick<ConversationRow, 'id' | 'visitorSeenSeq'>, ex: Reader = db()): Promise<number> {
+  const [row] = await ex
+    .select({ n: count() })
+    .from(chatMessages)
+    .where(and(eq(chatMessages.conversationId, conversation.id), eq(chatMessages.author, 'admin'), gt(chatMessages.seq, conversation.visitorSeenSeq)));
+  return Number(row?.n ?? 0);
+}
+
+/** Moves a visitor conversation to another browser's visitor id (a reply mail's link opened there). */
+export async function rekeyConversation(conversationId: string, visitorKey: string, ex: Executor) {
+  await ex.update(chatConversations).set({ visitorKey }).where(and(eq(chatConversations.id, conversationId), isNull(chatConversations.userId)));
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  * assistant answers from the site's content and that answer is stored and published too. A contact form
  * stores the lead, its lead event and one notification per admin in one transaction.
  */
-import { CHAT_RATE_LIMITS, type ChatAuthor, type ChatContactResponse, type ChatMessageDto, type ChatSendResponse, type ChatSessionResponse, type ChatSettings } from '../../../shared/chat';
+import { CHAT_RATE_LIMITS, type ChatAuthor, type ChatConversationState, type ChatContactResponse, type ChatMessageDto, type ChatSendResponse, type ChatSessionResponse, type ChatSettings } from '../../../shared/chat';
 import { leadReplyTo } from '../leads/reply-to';
 import { chatContactFieldErrors, chatContactSchema, chatMessageBodySchema, isWithinBusinessHours, shouldAskContact } from '../../../shared/chat-rules';
 import { cleanAttribution } from '../../../shared/schemas/audit';
@@ -22,7 +22,7 @@ import { getSiteContent } from '../site/service';
 import { assistantReply, type AssistantReply } from './assistant';
 import { conversationState, messageDto, VISITOR_SELF } from './dto';
 import { ChatError, chatDisabled, conversationNotFound, memberSessionNeeded, streamForbidden } from './errors';
-import { isStreamTokenValid, ownerKeyOf, type ChatIdentity } from './identity';
+import { conversationOfResumeToken, isStreamTokenValid, ownerKeyOf, type ChatIdentity } from './identity';
 import { publishChange } from './live';
 import { enrollInSequence, timingNow } from '../lead-sequences/schedule';
 import { chatLeadEmail } from './mails';
@@ -100,12 +100,56 @@ export async function chatSession(identity: ChatIdentity, now = new Date()): Pro
   if (!found) return { conversation: null, messages: [], online, offlineMessage: settings.offlineMessage };
   const [view, messages] = await Promise.all([repo.findConversationView(found.id), repo.listMessages(found.id, { limit: CHAT_HISTORY_LIMIT })]);
   if (!view) return { conversation: null, messages: [], online, offlineMessage: settings.offlineMessage };
+  await markSeen(view.conversation, messages);
   return {
     conversation: conversationState(view),
     messages: messages.map((m) => messageDto(m, visitorSide(settings))),
     online,
     offlineMessage: settings.offlineMessage,
   };
+}
+
+/**
+ * The visitor's widget was given `messages`: the newest becomes their seen mark when it is newer (one
+ * conditional write; nothing when there is nothing new). Only the conversation's own visitor or member
+ * counts: an admin reading it (the inbox's polling fallback) does not.
+ */
+export async function markSeen(conversation: Pick<repo.ConversationRow, 'id' | 'userId' | 'visitorSeenSeq'>, messages: readonly { seq: number }[], viewer: { userId: string } | null = null) {
+  const newest = messages.at(-1)?.seq ?? 0;
+  if (newest <= conversation.visitorSeenSeq) return;
+  if (viewer && viewer.userId !== conversation.userId) return;
+  await repo.markSeenByVisitor(conversation.id, newest);
+}
+
+/** How many team replies the visitor has not been shown (the launcher's mark); 0 without a conversation. */
+export async function unreadReplies(identity: ChatIdentity): Promise<{ unread: number }> {
+  await enabledSettings();
+  const found = await ownConversation(identity);
+  return { unread: found ? await repo.unseenReplies(found) : 0 };
+}
+
+/**
+ * A reply mail's link opened in this browser: the conversation becomes this visitor's (a member's stays
+ * with the member's session, which must be this browser's), so the widget opens it. A changed or cut link
+ * is refused (403); a conversation gone is 404.
+ */
+export async function resumeConversation(identity: ChatIdentity, token: string): Promise<{ conversation: ChatConversationState }> {
+  await enabledSettings();
+  const conversationId = conversationOfResumeToken(token);
+  if (!conversationId) throw new ChatError('FORBIDDEN', 'This chat link is not valid. Open it again from the email, or start a new chat.');
+  await db().transaction(async (tx) => {
+    const row = await repo.lockConversation(conversationId, tx);
+    if (!row) throw conversationNotFound();
+    if (row.userId !== null) {
+      if (identity.userId !== row.userId) throw memberSessionNeeded();
+      return;
+    }
+    if (!identity.visitorKey) throw new ChatError('INVALID', 'The chat could not identify this browser. Please reload the page.');
+    if (row.visitorKey !== identity.visitorKey) await repo.rekeyConversation(row.id, identity.visitorKey, tx);
+  });
+  const view = await repo.findConversationView(conversationId);
+  if (!view) throw conversationNotFound();
+  return { conversation: conversationState(view) };
 }
 
 /** Whether `userId` is an admin now (a role taken away a moment ago counts). */
@@ -139,6 +183,7 @@ export async function pollConversation(conversationId: string, token: string, af
   const view = await conversationByToken(conversationId, token, viewer);
   const settings = await getChatSettings();
   const messages = await repo.listMessages(conversationId, { afterSeq, limit: CHAT_HISTORY_LIMIT });
+  await markSeen(view.conversation, messages, viewer);
   return { messages: messages.map((m) => messageDto(m, visitorSide(settings))), conversation: conversationState(view) };
 }
 

@@ -9,8 +9,9 @@ import { requireInboxAdmin } from './admin-http';
 import { conversationState } from './dto';
 import { ChatError } from './errors';
 import { subscribeToConversation, subscribeToInbox } from './hub';
-import { findConversationView } from './repository';
-import { conversationByToken, messagesAfter } from './service';
+import { logger } from '../../logger';
+import { findConversationView, type ConversationRow } from './repository';
+import { conversationByToken, markSeen, messagesAfter } from './service';
 import { sseResponse, type SseEvent, type SseSource } from './sse';
 
 /**
@@ -19,6 +20,7 @@ import { sseResponse, type SseEvent, type SseSource } from './sse';
  */
 export const MAX_STREAMS_PER_CLIENT = 50;
 const openByClient = new Map<string, number>();
+const log = logger.child({ module: 'chat-streams' });
 
 /**
  * Open inbox streams per admin account (in this process): an admin has the inbox and a conversation or two
@@ -74,9 +76,18 @@ export async function conversationStream(
   clientIp = 'unknown',
   viewer: StreamViewer | null = null,
 ): Promise<Response> {
+  let conversation: ConversationRow | undefined;
   const grant = await withGrant(viewer, 'chat-conversation', async () => {
-    await conversationByToken(conversationId, token, viewer);
+    conversation = (await conversationByToken(conversationId, token, viewer)).conversation;
   });
+  // What this open widget is given counts as seen: those team replies are not mailed (./reply-mail.ts).
+  const seen = (messages: readonly { seq: number }[]) => {
+    if (!conversation) return;
+    const at = conversation;
+    markSeen(at, messages, viewer)
+      .then(() => (at.visitorSeenSeq = Math.max(at.visitorSeenSeq, messages.at(-1)?.seq ?? 0)))
+      .catch((err: unknown) => log.warn({ err, conversationId }, 'could not record what the widget was shown'));
+  };
   const open = openByClient.get(clientIp) ?? 0;
   if (open >= MAX_STREAMS_PER_CLIENT) {
     grant?.release();
@@ -91,10 +102,15 @@ export async function conversationStream(
         else openByClient.delete(clientIp);
       },
       subscribe: (push) =>
-        subscribeToConversation(conversationId, (e) => push(e.event === 'message' ? { event: 'message', data: e.data, id: e.data.seq } : { event: 'state', data: e.data })),
+        subscribeToConversation(conversationId, (e) => {
+          if (e.event !== 'message') return push({ event: 'state', data: e.data });
+          push({ event: 'message', data: e.data, id: e.data.seq });
+          seen([e.data]);
+        }),
       async initial() {
         const [view, replay] = await Promise.all([findConversationView(conversationId), afterSeq !== undefined ? messagesAfter(conversationId, afterSeq) : []]);
         const events: SseEvent[] = replay.map((m) => ({ event: 'message', data: m, id: m.seq }));
+        seen(replay);
         if (view) events.push({ event: 'state', data: conversationState(view) });
         return events;
       },

@@ -15,7 +15,6 @@ import { normalizeEmail } from '../../../shared/lead-people';
 import { fieldErrorsByPath } from '../../../shared/schemas/catalog';
 import { fillPlaceholders, placeholdersIn, type LeadMailValues } from '../../../shared/schemas/lead-mail';
 import {
-  ONE_CLICK_BODY,
   quietHoursSchema,
   SEQUENCE_TRIGGER_LABELS,
   SEQUENCE_TRIGGERS,
@@ -35,7 +34,7 @@ import { siteTimeZone } from '../site/time-zone';
 import { requireAdmin } from '../users/service';
 import * as repo from './repository';
 import { queueStep, stepDueAt, timingNow } from './schedule';
-import { unsubscribeUrlFor } from './unsubscribe';
+import { unsubscribeFooter, unsubscribeHeaders, unsubscribeUrlFor } from './unsubscribe';
 
 /** The mail queue's kind of a sequence mail (the timeline labels it). */
 export const SEQUENCE_MAIL_KIND = 'lead-sequence';
@@ -92,7 +91,6 @@ export async function saveQuietHours(actorId: string | undefined, input: unknown
 
 // Sending a step ----------------------------------------------------------------------------------------
 
-const FOOTER = (siteName: string, why: string, url: string) => `\n\n--\nYou get this email from ${siteName} because ${why}. To get no more of these follow-up emails, unsubscribe: ${url}`;
 const WHY: Record<SequenceTrigger, string> = {
   'audit-requested': 'you asked for a free audit and agreed to be contacted about it',
   'report-sent': 'you asked for a free audit and agreed to be contacted about it',
@@ -161,7 +159,7 @@ async function sendStep(tx: repo.Executor, enrollment: repo.EnrollmentRow, step:
   if (!(await repo.claimSend(tx, { enrollmentId: enrollment.id, step, mailId, at: now }))) return 'skipped';
   const url = await unsubscribeUrlFor(tx, enrollment.email);
   const subject = fillPlaceholders(definition.subject, values);
-  const text = fillPlaceholders(definition.body, values) + FOOTER(personValues.site_name, WHY[enrollment.trigger as SequenceTrigger] ?? WHY['audit-requested'], url);
+  const text = fillPlaceholders(definition.body, values) + unsubscribeFooter(personValues.site_name, WHY[enrollment.trigger as SequenceTrigger] ?? WHY['audit-requested'], 'of these follow-up emails', url);
   await enqueueMail(tx, {
     id: mailId,
     kind: SEQUENCE_MAIL_KIND,
@@ -170,7 +168,7 @@ async function sendStep(tx: repo.Executor, enrollment: repo.EnrollmentRow, step:
     text,
     html: textToHtml(text),
     replyTo: await prospectReplyTo(tx, enrollment.email),
-    headers: { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': ONE_CLICK_BODY },
+    headers: unsubscribeHeaders(url),
   });
   return 'sent';
 }

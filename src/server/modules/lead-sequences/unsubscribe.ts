@@ -10,7 +10,7 @@ import { config } from '../../config';
 import { db } from '../../db';
 import { resolveAuthSecret } from '../../auth/secret';
 import { logger } from '../../logger';
-import { unsubscribePath } from '../../../shared/schemas/lead-sequences';
+import { ONE_CLICK_BODY, unsubscribePath } from '../../../shared/schemas/lead-sequences';
 import { insertActivity } from '../activity/repository';
 import { LEAD_ENTITY } from '../leads/work-repository';
 import * as repo from './repository';
@@ -31,6 +31,12 @@ export async function unsubscribeUrlFor(tx: repo.Executor, email: string): Promi
   await repo.saveUnsubscribeLink(tx, email, hashOf(token));
   return new URL(unsubscribePath(token), config().SITE_URL).toString();
 }
+
+/** The headers of RFC 8058's one-click unsubscribe, for a mail carrying the address's link. */
+export const unsubscribeHeaders = (url: string) => ({ 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': ONE_CLICK_BODY });
+
+/** The visible end of such a mail: why they get it, and the link. */
+export const unsubscribeFooter = (siteName: string, why: string, what: string, url: string) => `\n\n--\nYou get this email from ${siteName} because ${why}. To get no more ${what}, unsubscribe: ${url}`;
 
 export type UnsubscribeState = { status: 'invalid' } | { status: 'subscribed' | 'unsubscribed'; email: string; at: Date | null };
 
