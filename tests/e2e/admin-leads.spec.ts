@@ -226,7 +226,12 @@ test('a campaign visitor’s booking comes back: the book-a-call link takes the 
   await expect(booked).toHaveCount(1);
   await expect(booked.locator('[data-booking]')).toHaveText(/^For \w{3}, \d{1,2} \w{3} \d{4}, \d\d:00 · Cal\.com$/);
   await expect(page.locator('[data-person-next-call]')).toHaveText(/^\w{3}, \d{1,2} \w{3} \d{4}, \d\d:00 · Cal\.com$/);
-  await expect(booked.locator('[data-lead-source]')).toContainText(`Via newsletter / email / ${campaign}`);
+  // Its source is the scheduler, with the campaign its link carried (never "Direct visit").
+  await expect(booked.locator('[data-lead-source]')).toContainText(`Through Cal.com · Via newsletter / email / ${campaign}`);
+  // The follow-up moved to the day of the call.
+  const callDay = new Intl.DateTimeFormat('en-CA', { timeZone: (await page.locator('[data-admin-time-zone]').getAttribute('data-admin-time-zone'))! }).format(start);
+  await expect(panel.getByLabel('Follow up on')).toHaveValue(callDay);
+  await expect(page.locator('[data-timeline-entry="lead-follow-up"]').first()).toContainText('By Cal.com');
   await expect(page.locator('[data-timeline-entry="lead-stage"]').first()).toContainText('Stage: Contacted → Call booked');
   await expect(page.locator('[data-timeline-entry="lead-stage"]').first()).toContainText('By Cal.com');
   await screenshotsAndAxe(page, 'lead-call-booked');

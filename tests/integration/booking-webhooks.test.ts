@@ -6,7 +6,7 @@
  * signatures, replays, stale deliveries, unknown events, malformed JSON and 1 MB bodies are refused, never a
  * 500 and never a record.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { activityLog, bookings, leadEvents, webhookDeliveries } from '../../src/server/db/schema';
 import { handleBookingWebhook } from '../../src/server/modules/bookings/http';
@@ -57,17 +57,20 @@ describe('a booking from Cal.com', () => {
     expect(booking!.startsAt?.toISOString()).toBe('2026-12-03T10:00:00.000Z');
     expect(event!.refId).toBe(booking!.id);
     expect(await stageOf(ADA)).toBe('call-booked');
+    // The follow-up is the day of the call (the site's zone, UTC here), set by the scheduler.
+    expect((await leadWorkOf(ADA)).followUpOn).toBe('2026-12-03');
 
     const { entries } = await personTimeline(ADA);
-    // One transaction, one instant: the two entries in either order.
-    expect(entries).toHaveLength(2);
+    // One transaction, one instant: the entries in any order.
+    expect(entries).toHaveLength(3);
     expect(entries).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ type: 'lead-stage', from: 'new', to: 'call-booked', actorEmail: 'Cal.com' }),
+        expect.objectContaining({ type: 'lead-stage', from: 'new', to: 'call-booked', actorName: 'Cal.com' }),
+        expect.objectContaining({ type: 'lead-follow-up', to: '2026-12-03', actorName: 'Cal.com' }),
         expect.objectContaining({ type: 'lead', kind: 'call-booked', booking: expect.objectContaining({ provider: 'cal.com', status: 'booked' }) }),
       ]),
     );
-    const [logged] = await h.handle.db.select().from(activityLog).where(eq(activityLog.entityId, ADA));
+    const [logged] = await h.handle.db.select().from(activityLog).where(and(eq(activityLog.entityId, ADA), eq(activityLog.action, 'stage')));
     expect(logged).toMatchObject({ actorId: null, actorEmail: 'Cal.com', action: 'stage' });
   });
 
@@ -219,5 +222,19 @@ describe('refused deliveries', () => {
     const res = await deliver(big, calComHeaders(big));
     expect(res.status).toBe(413);
     expect(await bookingRows()).toEqual([]);
+  });
+});
+
+describe('a booked call and the follow-up', () => {
+  it('moves the follow-up to the call’s day, again when the call moves, and leaves it when nothing changes', async () => {
+    await calCom('BOOKING_CREATED', { uid: 'cal-9', email: ADA, startTime: '2027-01-05T16:30:00Z' });
+    expect((await leadWorkOf(ADA)).followUpOn).toBe('2027-01-05');
+    await calCom('BOOKING_RESCHEDULED', { uid: 'cal-10', rescheduleUid: 'cal-9', email: ADA, startTime: '2027-01-07T09:00:00Z' });
+    expect((await leadWorkOf(ADA)).followUpOn).toBe('2027-01-07');
+    const logged = await h.handle.db.select().from(activityLog).where(eq(activityLog.action, 'follow-up'));
+    expect(logged.map((e) => [e.actorEmail, e.after])).toEqual([
+      ['Cal.com', { followUpOn: '2027-01-05' }],
+      ['Cal.com', { followUpOn: '2027-01-07' }],
+    ]);
   });
 });

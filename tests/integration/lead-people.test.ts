@@ -177,7 +177,7 @@ describe('personTimeline', () => {
     const of = <T extends TimelineEntry['type']>(type: T) => entries.filter((e): e is Extract<TimelineEntry, { type: T }> => e.type === type);
     expect(of('lead').map((e) => e.kind).sort()).toEqual(['audit-request', 'sign-up']);
     expect(of('lead').find((e) => e.kind === 'audit-request')!.auditRequest).toEqual({ id: requestId, businessName: 'Mia Clinic', status: 'in-progress' });
-    expect(of('audit-status')[0]).toMatchObject({ requestId, from: 'new', to: 'in-progress', actorEmail: 'owner@example.com' });
+    expect(of('audit-status')[0]).toMatchObject({ requestId, from: 'new', to: 'in-progress', actorName: 'Ada Lovelace' });
     expect(of('audit-note')[0]!.body).toBe('Called her <script>x</script>');
     const confirmation = of('mail').find((m) => m.kind === 'audit-confirmation')!;
     expect(confirmation.sentAt).toBeInstanceOf(Date);

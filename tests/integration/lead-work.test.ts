@@ -111,7 +111,7 @@ describe('the timeline', () => {
     const work = timeline.filter((e) => e.type.startsWith('lead-'));
     expect(work.map((e) => e.type)).toEqual(['lead-note', 'lead-follow-up', 'lead-owner', 'lead-stage']);
     expect(work[0]).toMatchObject({ authorName: expect.any(String), body: 'Wants a call next week.' });
-    expect(work[1]).toMatchObject({ to: today, actorEmail: 'owner@example.com' });
+    expect(work[1]).toMatchObject({ to: today, actorName: 'Ada Lovelace' }); // named as the account is, not by its email
     expect(work[2]).toMatchObject({ to: 'owner@example.com' });
     expect(work[3]).toMatchObject({ from: 'new', to: 'contacted' });
   });

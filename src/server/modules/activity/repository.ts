@@ -1,8 +1,8 @@
 /** The activity log's data access (Drizzle only). Writes take the transaction of the change they record. */
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
-import { activityLog } from '../../db/schema';
+import { activityLog, users } from '../../db/schema';
 
 export type Executor = Pick<Database, 'select' | 'insert'>;
 export type ActivityRow = typeof activityLog.$inferSelect;
@@ -36,11 +36,18 @@ function whereOf(f: ActivityFilter): SQL | undefined {
   );
 }
 
+/**
+ * Who made a change, as people name them (issue 35): the account's name now, else the address recorded
+ * (an account deleted since, or a scheduler's name such as "Cal.com" where no admin was behind it).
+ */
+export const actorNameOf = sql<string>`coalesce((select nullif(trim(${users.name}), '') from ${users} where ${users.id} = ${activityLog.actorId}), ${activityLog.actorEmail})`;
+
 const LIST_COLUMNS = {
   id: activityLog.id,
   at: activityLog.at,
   actorId: activityLog.actorId,
   actorEmail: activityLog.actorEmail,
+  actorName: actorNameOf,
   action: activityLog.action,
   entityType: activityLog.entityType,
   entityId: activityLog.entityId,

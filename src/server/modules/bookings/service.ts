@@ -10,7 +10,8 @@ import { CALL_BOOKED_KIND } from '../../../shared/lead-events';
 import type { LeadStage } from '../../../shared/schemas/lead-work';
 import { findMemberByEmail } from '../leads/people-repository';
 import { insertLeadEvent } from '../leads/repository';
-import { setStageFromBooking } from '../leads/work';
+import { followUpOnCall, setStageFromBooking } from '../leads/work';
+import { siteTimeZone } from '../site/time-zone';
 import * as repo from './repository';
 
 export type BookingOutcome =
@@ -24,6 +25,8 @@ const STAGE_AFTER_UNKNOWN: LeadStage = 'contacted';
 
 export async function receiveBooking(delivery: { deliveryKey: string }, notice: BookingNotice, now: Date = new Date()): Promise<BookingOutcome> {
   const via = BOOKING_PROVIDER_LABELS[notice.provider];
+  // Read before the transaction (PGlite has one connection): the day a call falls on.
+  const timeZone = await siteTimeZone();
   return db().transaction(async (tx): Promise<BookingOutcome> => {
     if (!(await repo.takeDelivery(notice.provider, delivery.deliveryKey, now, tx))) return { kind: 'replay' };
 
@@ -53,6 +56,7 @@ export async function receiveBooking(delivery: { deliveryKey: string }, notice: 
       const stageBefore = await bookCall();
       await repo.updateBooking(tx, booking.id, { externalId: notice.externalId, startsAt: notice.startsAt, status: 'booked', ...(stageBefore ? { stageBefore } : {}) });
       await repo.insertBookingChange(tx, { bookingId: booking.id, email: booking.email, action: 'rescheduled', startsAt: notice.startsAt });
+      await followUpOnCall(tx, booking.email, notice.startsAt, timeZone, via);
       return { kind: 'recorded', bookingId: booking.id, action: 'rescheduled' };
     }
 
@@ -63,6 +67,7 @@ export async function receiveBooking(delivery: { deliveryKey: string }, notice: 
     await insertLeadEvent(tx, { kind: CALL_BOOKED_KIND, email: notice.email, name: notice.name, userId: (await findMemberByEmail(notice.email, tx))?.id ?? null, refId: made.id, attribution: notice.attribution });
     const stageBefore = await bookCall();
     if (stageBefore) await repo.updateBooking(tx, made.id, { stageBefore });
+    await followUpOnCall(tx, notice.email, notice.startsAt, timeZone, via);
     return { kind: 'recorded', bookingId: made.id, action: 'booked' };
   });
 }

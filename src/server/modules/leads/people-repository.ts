@@ -11,6 +11,7 @@ import { activityLog, auditNotes, auditRequests, chatConversations, chatMessages
 import type { LeadKind } from '../../../shared/lead-events';
 import type { PeopleSort } from '../../../shared/lead-people';
 import type { LeadStage } from '../../../shared/schemas/lead-work';
+import { actorNameOf } from '../activity/repository';
 import { AUDIT_ENTITY } from '../audit/service';
 import { notByTeam, statsNotByTeam } from './team';
 
@@ -276,7 +277,7 @@ export async function leadEventsOf(email: string, w: Window, ex: Reader = db()) 
 export async function auditChangesOf(requestIds: string[], w: Window, ex: Reader = db()) {
   if (requestIds.length === 0) return [];
   return ex
-    .select({ id: activityLog.id, at: activityLog.at, requestId: activityLog.entityId, action: activityLog.action, actorEmail: activityLog.actorEmail, before: activityLog.before, after: activityLog.after })
+    .select({ id: activityLog.id, at: activityLog.at, requestId: activityLog.entityId, action: activityLog.action, actorName: actorNameOf, before: activityLog.before, after: activityLog.after })
     .from(activityLog)
     .where(and(eq(activityLog.entityType, AUDIT_ENTITY), inArray(activityLog.entityId, requestIds), inArray(activityLog.action, ['status', 'assign', 'report-sent']), beforeOf(activityLog.at, w)))
     .orderBy(desc(activityLog.at), desc(activityLog.id))

@@ -116,13 +116,13 @@ export type TimelineEntry = Base &
         referrer: string;
         utm: { source: string; medium: string; campaign: string; term: string; content: string };
       }
-    | { type: 'audit-status'; requestId: string; businessName: string; from: string; to: string; actorEmail: string }
-    | { type: 'audit-assign'; requestId: string; businessName: string; to: string | null; actorEmail: string }
+    | { type: 'audit-status'; requestId: string; businessName: string; from: string; to: string; actorName: string }
+    | { type: 'audit-assign'; requestId: string; businessName: string; to: string | null; actorName: string }
     | { type: 'audit-note'; requestId: string; businessName: string; authorName: string; body: string }
-    | { type: 'lead-stage'; from: string; to: string; actorEmail: string }
-    | { type: 'lead-owner'; to: string | null; actorEmail: string }
-    | { type: 'lead-follow-up'; to: string | null; actorEmail: string }
-    | { type: 'lead-replied'; replied: boolean; actorEmail: string }
+    | { type: 'lead-stage'; from: string; to: string; actorName: string }
+    | { type: 'lead-owner'; to: string | null; actorName: string }
+    | { type: 'lead-follow-up'; to: string | null; actorName: string }
+    | { type: 'lead-replied'; replied: boolean; actorName: string }
     /** The person unsubscribed from the follow-up emails: 'one-click' (their mail app) or 'page'. */
     | { type: 'lead-unsubscribed'; via: string }
     | { type: 'lead-note'; authorName: string; body: string }
@@ -141,7 +141,7 @@ const field = (json: unknown, key: string) => (json && typeof json === 'object' 
 
 /** A stage, owner, follow-up or "replied" change of the person, or their unsubscribe, as the activity log holds it. */
 function leadChangeEntry(c: Awaited<ReturnType<typeof workRepo.leadChangesOf>>[number]): TimelineEntry {
-  const base = { id: `lead-change:${c.id}`, at: c.at, actorEmail: c.actorEmail };
+  const base = { id: `lead-change:${c.id}`, at: c.at, actorName: c.actorName };
   if (c.action === 'stage') return { ...base, type: 'lead-stage', from: field(c.before, 'stage'), to: field(c.after, 'stage') };
   if (c.action === 'owner') return { ...base, type: 'lead-owner', to: field(c.after, 'owner') || null };
   if (c.action === 'replied') return { ...base, type: 'lead-replied', replied: field(c.after, 'replied') === 'true' };
@@ -205,8 +205,8 @@ export async function personTimeline(email: string, options: { before?: Date; li
       changes.map((c): TimelineEntry =>
         // Sending the report is a status change too (to "Report sent"), recorded with the report's details.
         c.action === 'status' || c.action === 'report-sent'
-          ? { id: `change:${c.id}`, at: c.at, type: 'audit-status', requestId: c.requestId, businessName: businessOf(c.requestId), from: field(c.before, 'status'), to: field(c.after, 'status'), actorEmail: c.actorEmail }
-          : { id: `change:${c.id}`, at: c.at, type: 'audit-assign', requestId: c.requestId, businessName: businessOf(c.requestId), to: field(c.after, 'assignedTo') || null, actorEmail: c.actorEmail },
+          ? { id: `change:${c.id}`, at: c.at, type: 'audit-status', requestId: c.requestId, businessName: businessOf(c.requestId), from: field(c.before, 'status'), to: field(c.after, 'status'), actorName: c.actorName }
+          : { id: `change:${c.id}`, at: c.at, type: 'audit-assign', requestId: c.requestId, businessName: businessOf(c.requestId), to: field(c.after, 'assignedTo') || null, actorName: c.actorName },
       ),
     ),
     page(notes.map((n): TimelineEntry => ({ id: `note:${n.id}`, at: n.at, type: 'audit-note', requestId: n.requestId, businessName: businessOf(n.requestId), authorName: n.authorName, body: n.body }))),

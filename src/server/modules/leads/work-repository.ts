@@ -6,6 +6,7 @@ import { and, asc, desc, eq, inArray, isNotNull, lt, lte, ne, sql } from 'drizzl
 import { db } from '../../db';
 import type { Database } from '../../db/client';
 import { activityLog, leadEvents, leadNotes, leadPeople, leadReminders, users } from '../../db/schema';
+import { actorNameOf } from '../activity/repository';
 import { notByTeam } from './team';
 
 export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
@@ -67,7 +68,7 @@ export async function leadNotesOf(email: string, w: { before: Date | undefined; 
 /** Stage, owner and follow-up changes of the person, as the activity log recorded them. */
 export async function leadChangesOf(email: string, w: { before: Date | undefined; limit: number }, ex: Reader = db()) {
   return ex
-    .select({ id: activityLog.id, at: activityLog.at, action: activityLog.action, actorEmail: activityLog.actorEmail, before: activityLog.before, after: activityLog.after })
+    .select({ id: activityLog.id, at: activityLog.at, action: activityLog.action, actorName: actorNameOf, before: activityLog.before, after: activityLog.after })
     .from(activityLog)
     .where(
       and(

@@ -117,6 +117,29 @@ export async function setStageFromBooking(tx: repo.Executor, email: string, stag
   return current;
 }
 
+/**
+ * A call was booked or moved (the scheduler, in the caller's transaction): the follow-up moves to the
+ * call's day (the site's time zone), so the owner's list has the person on the day they talk, not an
+ * older reminder to chase them; without a time, the follow-up is cleared. Recorded under the scheduler's name.
+ */
+export async function followUpOnCall(tx: repo.Executor, email: string, startsAt: Date | null, timeZone: string, via: string) {
+  const key = normalizeEmail(email);
+  const row = await repo.lockLeadWork(key, tx);
+  const next = startsAt ? dayKeyIn(startsAt, timeZone) : null;
+  if (row.followUpOn === next) return;
+  await repo.updateLeadWork(key, { followUpOn: next }, tx);
+  await insertActivity(tx, {
+    actorId: null,
+    actorEmail: via,
+    entityType: repo.LEAD_ENTITY,
+    entityId: key,
+    action: 'follow-up',
+    summary: `${key}: ${next ? `follow up on ${dayHeading(next)}, the day of the call` : 'no follow-up (a call is booked)'}`,
+    before: { followUpOn: row.followUpOn },
+    after: { followUpOn: next },
+  });
+}
+
 /** Gives the lead to an admin (verified, active), or to nobody with null. */
 export async function assignLead(actorId: string | undefined, email: string, ownerId: string | null) {
   return leadWrite(actorId, email, async (tx, actor, row, key) => {
