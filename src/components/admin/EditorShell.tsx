@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, type ReactNode, type SubmitEvent } from 'react';
 import { Alert } from '../forms/field';
+import { useKeepTypedValues } from '../forms/keep-typed-values';
 import { useConfirm } from './ConfirmDialog';
 import type { DraftOffer, EditorStatus } from './editor-core';
 import { DEFAULT_TIME_ZONE, formatInZone } from '../../shared/dates';
@@ -56,6 +57,7 @@ export function EditorShell({ editor, viewHref, deleteNote, singleDocument = fal
   const busy = status.kind === 'saving' || status.kind === 'retrying';
   const formRef = useRef<HTMLFormElement>(null);
   const barRef = useRef<HTMLDivElement>(null);
+  useKeepTypedValues(formRef);
 
   // Where the sticky bar ends on screen (it wraps on a phone): what sticks below it (a long text's
   // toolbar) reads --editor-bar-bottom.

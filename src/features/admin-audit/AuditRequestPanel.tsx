@@ -4,9 +4,11 @@
  * goes through an admin.audit.* Action and is recorded in the activity log by the service.
  */
 import { actions } from 'astro:actions';
+import { useRef } from 'react';
 import NotesSection, { type NoteItem } from '../../components/admin/NotesSection';
 import { Section, SelectInput } from '../../components/admin/fields';
 import { useInstantSave } from '../../components/admin/use-instant-save';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { AUDIT_LIMITS, AUDIT_STATUS_LABELS, AUDIT_STATUSES, type AuditStatus } from '../../shared/schemas/audit';
 
 
@@ -23,6 +25,8 @@ interface Props {
 const NOBODY = '';
 
 export default function AuditRequestPanel(props: Props) {
+  const root = useRef<HTMLDivElement>(null);
+  useKeepTypedValues(root);
   // Setting a status or an assignee is idempotent: safe to retry through a dropped connection.
   const status = useInstantSave<AuditStatus>(props.status, (next) => actions.admin.audit.setStatus({ id: props.id, status: next }), (next) => `Status: ${AUDIT_STATUS_LABELS[next]}.`);
   const assignee = useInstantSave(
@@ -32,7 +36,7 @@ export default function AuditRequestPanel(props: Props) {
   );
 
   return (
-    <div className="grid gap-6">
+    <div ref={root} className="grid gap-6">
       <Section title="Status and owner">
         <div className="grid gap-4">
           <SelectInput

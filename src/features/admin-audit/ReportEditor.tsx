@@ -4,12 +4,13 @@
  * as shown and mails a private link; the page then reloads with the request's new status.
  */
 import { actions } from 'astro:actions';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
 import { useConfirm } from '../../components/admin/ConfirmDialog';
 import { TextArea } from '../../components/admin/fields';
 import { toast } from '../../components/admin/toasts';
 import { CHECK_STATUS_CLASSES, CHECK_STATUS_LABELS } from '../../components/audit/check-status';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { REPORT_LIMITS, type ReportDraft } from '../../shared/schemas/audit-report';
 
 type CheckStatus = keyof typeof CHECK_STATUS_LABELS;
@@ -33,6 +34,8 @@ interface Props {
 const isProblem = (c: CheckRow) => c.status === 'fail' || c.status === 'warn';
 
 export default function ReportEditor(props: Props) {
+  const root = useRef<HTMLFormElement>(null);
+  useKeepTypedValues(root);
   const [summary, setSummary] = useState(props.draft.summary);
   const [notes, setNotes] = useState<Record<string, string>>(props.draft.notes);
   const [hidden, setHidden] = useState<Set<string>>(new Set(props.draft.hidden));
@@ -135,6 +138,7 @@ export default function ReportEditor(props: Props) {
   const others = props.checks.filter((c) => !isProblem(c));
   return (
     <form
+      ref={root}
       className="grid gap-5"
       data-report-editor
       onSubmit={(e) => {

@@ -5,10 +5,11 @@
  * the earlier ones so the page can show what changed.
  */
 import { actions } from 'astro:actions';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { callAction } from '../../components/admin/call-action';
 import { TextInput } from '../../components/admin/fields';
 import { toast } from '../../components/admin/toasts';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 
 interface Props {
   id: string;
@@ -22,6 +23,8 @@ const POLL_MS = 2500;
 const isUnderWay = (status: string | undefined) => status === 'queued' || status === 'running';
 
 export default function SiteCheckControls(props: Props) {
+  const root = useRef<HTMLFormElement>(null);
+  useKeepTypedValues(root);
   const [latest, setLatest] = useState(props.latest);
   const [url, setUrl] = useState(props.url);
   const [urlError, setUrlError] = useState<string | undefined>();
@@ -63,6 +66,7 @@ export default function SiteCheckControls(props: Props) {
   }
   return (
     <form
+      ref={root}
       className="grid gap-3"
       onSubmit={(e) => {
         e.preventDefault();

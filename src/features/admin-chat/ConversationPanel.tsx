@@ -9,6 +9,7 @@ import { actions } from 'astro:actions';
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
 import { toast } from '../../components/admin/toasts';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { CHAT_LIMITS, type ChatConversationState, type ChatMessageDto, type InboxConversationDto } from '../../shared/chat';
 import { fresherConversation, replyReachText } from '../../shared/chat-inbox';
 import { formatInZone } from '../../shared/dates';
@@ -76,6 +77,8 @@ function Message({ m, timeZone }: { m: ChatMessageDto; timeZone: string }) {
 }
 
 export default function ConversationPanel({ conversation: initial, messages: initialMessages, timeZone, replyMailDelaySeconds }: Props) {
+  const root = useRef<HTMLDivElement>(null);
+  useKeepTypedValues(root);
   const id = initial.id;
   const [conversation, setConversation] = useState(initial);
   const [messages, setMessages] = useState(initialMessages);
@@ -234,7 +237,7 @@ export default function ConversationPanel({ conversation: initial, messages: ini
   const button = 'inline-flex h-10 items-center justify-center rounded-lg px-4 text-sm font-semibold disabled:opacity-60';
 
   return (
-    <div className="space-y-4" data-conversation={id}>
+    <div ref={root} className="space-y-4" data-conversation={id}>
       <div className="flex flex-wrap items-center gap-2 rounded-2xl border border-slate-200 bg-white p-3 shadow-sm sm:p-4">
         <p className="mr-auto flex flex-wrap items-center gap-2 text-sm" data-conversation-state>
           <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${conversation.status === 'handled' ? 'bg-slate-100 text-slate-700' : 'bg-green-100 text-green-900'}`}>

@@ -9,6 +9,7 @@ import { IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
 import { useConfirm } from '../../components/admin/ConfirmDialog';
 import { toast } from '../../components/admin/toasts';
 import { Alert, FieldFrame } from '../../components/forms/field';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { CONTENT_IMPORT_PATH, FILE_NAME_HEADER } from '../../shared/content-transfer';
 import { formatBytes } from '../../shared/media-library';
 import { activityHref, EMPTY_ACTIVITY_QUERY } from '../../shared/activity-query';
@@ -27,6 +28,8 @@ const percent = (f: number) => `${Math.round(f * 100)}%`;
 
 /** `maxBytes`: the largest file this site imports (contentFileLimitBytes of its media quota). */
 export default function ContentImport({ maxBytes }: { maxBytes: number }) {
+  const root = useRef<HTMLFormElement>(null);
+  useKeepTypedValues(root);
   const [file, setFile] = useState<File>();
   const [fieldError, setFieldError] = useState<string>();
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
@@ -102,7 +105,7 @@ export default function ContentImport({ maxBytes }: { maxBytes: number }) {
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4" data-content-import>
+    <form ref={root} onSubmit={(e) => void submit(e)} noValidate className="space-y-4" data-content-import>
       <FieldFrame
         label="Content file (.json)"
         error={fieldError}

@@ -5,10 +5,11 @@
  * is a new private link made then); the preview fills them with this person's values.
  */
 import { actions } from 'astro:actions';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { callAction } from '../../components/admin/call-action';
 import { SelectInput, TextArea, TextInput } from '../../components/admin/fields';
 import { toast } from '../../components/admin/toasts';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { fillPlaceholders, LEAD_MAIL_BODY_MAX, LEAD_MAIL_PLACEHOLDERS, LEAD_MAIL_SUBJECT_MAX, type LeadMailValues } from '../../shared/schemas/lead-mail';
 
 export interface MailTemplateItem {
@@ -30,6 +31,8 @@ interface Props {
 const BLANK = '';
 
 export default function LeadMailComposer({ email, templates, values, hasReport }: Props) {
+  const root = useRef<HTMLDivElement>(null);
+  useKeepTypedValues(root);
   const [templateId, setTemplateId] = useState(BLANK);
   const [subject, setSubject] = useState('');
   const [body, setBody] = useState('');
@@ -59,7 +62,7 @@ export default function LeadMailComposer({ email, templates, values, hasReport }
   }
 
   return (
-    <div className="pt-4">
+    <div ref={root} className="pt-4">
       <p className="text-sm text-slate-600">
         Sent from the site with your address as Reply-To, so the answer comes to you.{' '}
         <a href="/admin/leads/templates" className="font-medium text-brand-700 underline-offset-2 hover:underline">

@@ -5,12 +5,13 @@
  * person's timeline after a reload.
  */
 import { actions } from 'astro:actions';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
 import { useInstantSave } from '../../components/admin/use-instant-save';
 import NotesSection, { type NoteItem } from '../../components/admin/NotesSection';
 import { Section, SelectInput, TextInput } from '../../components/admin/fields';
 import { toast } from '../../components/admin/toasts';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { dayHeading, followUpLabel } from '../../shared/lead-people';
 import { LEAD_NOTE_MAX, LEAD_STAGE_LABELS, LEAD_STAGES, type LeadStage } from '../../shared/schemas/lead-work';
 
@@ -29,6 +30,8 @@ interface Props {
 const NOBODY = '';
 
 export default function LeadWorkPanel(props: Props) {
+  const root = useRef<HTMLDivElement>(null);
+  useKeepTypedValues(root);
   // Setting a stage or an owner is idempotent: safe to retry through a dropped connection.
   const stage = useInstantSave<LeadStage>(props.stage, (next) => actions.admin.leads.setStage({ email: props.email, stage: next }), (next) => `Stage: ${LEAD_STAGE_LABELS[next]}.`);
   const owner = useInstantSave(
@@ -59,7 +62,7 @@ export default function LeadWorkPanel(props: Props) {
   }
 
   return (
-    <div className="grid gap-6" data-lead-work>
+    <div ref={root} className="grid gap-6" data-lead-work>
       <Section title="Stage and owner">
         <div className="grid gap-4">
           <SelectInput

@@ -4,11 +4,12 @@
  * server when saved, and an unknown one is named beside its field.
  */
 import { actions } from 'astro:actions';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useConfirm } from '../../components/admin/ConfirmDialog';
 import { callAction } from '../../components/admin/call-action';
 import { TextArea, TextInput } from '../../components/admin/fields';
 import { toast } from '../../components/admin/toasts';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { LEAD_MAIL_BODY_MAX, LEAD_MAIL_PLACEHOLDERS, LEAD_MAIL_SUBJECT_MAX } from '../../shared/schemas/lead-mail';
 import type { MailTemplateItem } from './LeadMailComposer';
 
@@ -17,6 +18,8 @@ type Draft = MailTemplateItem & { key: string; saved: boolean };
 const toDraft = (t: MailTemplateItem): Draft => ({ ...t, key: t.id, saved: true });
 
 export default function MailTemplatesEditor({ templates }: { templates: MailTemplateItem[] }) {
+  const root = useRef<HTMLDivElement>(null);
+  useKeepTypedValues(root);
   const [drafts, setDrafts] = useState<Draft[]>(templates.map(toDraft));
   const [errors, setErrors] = useState<Record<string, Record<string, string>>>({});
   const [busy, setBusy] = useState<string | undefined>();
@@ -54,7 +57,7 @@ export default function MailTemplatesEditor({ templates }: { templates: MailTemp
   }
 
   return (
-    <div className="grid gap-4">
+    <div ref={root} className="grid gap-4">
       {dialog}
       <p className="text-sm text-slate-600">
         Placeholders: {Object.keys(LEAD_MAIL_PLACEHOLDERS).map((p, i) => (

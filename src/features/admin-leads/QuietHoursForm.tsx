@@ -3,10 +3,11 @@
  * the site's time zone (the span may cross midnight); a step due then waits until they end.
  */
 import { actions } from 'astro:actions';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { callAction } from '../../components/admin/call-action';
 import { Section } from '../../components/admin/fields';
 import { inputClass } from '../../components/forms/field';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import type { QuietHours } from '../../shared/schemas/lead-sequences';
 import { failedMessage, SaveStatusLine, type SaveStatus } from './SequencesEditor';
 
@@ -29,6 +30,8 @@ function TimeField({ id, value, onValue, error, describedBy }: { id: string; val
 }
 
 export default function QuietHoursForm({ quietHours, timeZone, timeZoneHref }: { quietHours: QuietHours; timeZone: string; timeZoneHref: string }) {
+  const root = useRef<HTMLFormElement>(null);
+  useKeepTypedValues(root);
   const [value, setValue] = useState(quietHours);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<SaveStatus>({ kind: 'idle' });
@@ -60,6 +63,7 @@ export default function QuietHoursForm({ quietHours, timeZone, timeZoneHref }: {
   return (
     <Section title="Quiet hours" description="A follow-up email due in these hours waits until they end. The hours may span midnight.">
       <form
+        ref={root}
         noValidate
         aria-label="Quiet hours"
         data-quiet-hours

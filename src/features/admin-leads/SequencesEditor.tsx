@@ -5,9 +5,10 @@
  * not after the one before, an unknown placeholder, turning on a sequence without steps).
  */
 import { actions } from 'astro:actions';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { callAction, type CallOutcome } from '../../components/admin/call-action';
 import { Section, TextArea, TextInput } from '../../components/admin/fields';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { LEAD_MAIL_BODY_MAX, LEAD_MAIL_SUBJECT_MAX } from '../../shared/schemas/lead-mail';
 import {
   SEQUENCE_DELAY_MAX_DAYS,
@@ -257,8 +258,10 @@ function SequenceCard({ initial }: { initial: SequenceItem }) {
 }
 
 export default function SequencesEditor({ sequences }: { sequences: SequenceItem[] }) {
+  const root = useRef<HTMLDivElement>(null);
+  useKeepTypedValues(root);
   return (
-    <div className="grid gap-6">
+    <div ref={root} className="grid gap-6">
       {sequences.map((s) => (
         <SequenceCard key={s.trigger} initial={s} />
       ))}

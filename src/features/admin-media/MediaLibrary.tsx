@@ -13,6 +13,7 @@ import { TextArea } from '../../components/admin/fields';
 import { ProgressBar } from '../../components/admin/ProgressBar';
 import { deleteMediaItem, setMediaAlt, uploadImage } from '../../components/admin/media-client';
 import { toast } from '../../components/admin/toasts';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { describeUsage, formatBytes, MEDIA_ACCEPT, MEDIA_ALT_MAX, MEDIA_FORMATS_TEXT, MEDIA_UPLOAD_MAX_BYTES, type MediaItemWithUsage } from '../../shared/media-library';
 import { mediaVariantUrl } from '../../shared/media-variants';
 import { formatInZone } from '../../shared/dates';
@@ -45,6 +46,8 @@ const button = 'inline-flex h-9 items-center rounded-lg px-3 text-sm font-semibo
 let nextKey = 1;
 
 export default function MediaLibrary({ items: initialItems, q, page, usedBytes: initialUsed, quotaBytes, summary, children, timeZone }: Props) {
+  const root = useRef<HTMLDivElement>(null);
+  useKeepTypedValues(root);
   const [items, setItems] = useState(initialItems);
   const [used, setUsed] = useState(initialUsed);
   const [queue, setQueue] = useState<QueuedUpload[]>([]);
@@ -121,7 +124,7 @@ export default function MediaLibrary({ items: initialItems, q, page, usedBytes: 
   const share = quotaBytes > 0 ? Math.min(100, (used / quotaBytes) * 100) : 100;
 
   return (
-    <div className="space-y-6" data-media-library>
+    <div ref={root} className="space-y-6" data-media-library>
       <section aria-label="Upload images" {...drag} className={`rounded-2xl border-2 border-dashed p-5 text-center transition-colors ${dragging ? 'border-brand-600 bg-brand-50' : 'border-slate-300 bg-white'}`}>
         <p className="font-semibold text-ink">
           {dragging ? (

@@ -5,11 +5,12 @@
  * be removed, nobody disables themselves; their messages are shown as they come.
  */
 import { actions } from 'astro:actions';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
 import { useConfirm } from '../../components/admin/ConfirmDialog';
 import { Section, TextArea } from '../../components/admin/fields';
 import { toast } from '../../components/admin/toasts';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { formatInZone } from '../../shared/dates';
 import { DISABLE_REASON_MAX } from '../../shared/admin-users';
 
@@ -50,6 +51,8 @@ const badge = 'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-
 const time = (iso: string, timeZone: string) => <time dateTime={iso}>{formatInZone(iso, timeZone)}</time>;
 
 export default function UserAccessPanel(props: Props) {
+  const root = useRef<HTMLDivElement>(null);
+  useKeepTypedValues(root);
   const [role, setRole] = useState(props.role);
   const [disabled, setDisabled] = useState(props.disabled);
   const [disableReason, setDisableReason] = useState(props.disableReason);
@@ -126,7 +129,7 @@ export default function UserAccessPanel(props: Props) {
   }
 
   return (
-    <div className="grid gap-6">
+    <div ref={root} className="grid gap-6">
       <Section title="Access" description="Every change is recorded in the activity log.">
         {problem && (
           <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="user-action-problem">

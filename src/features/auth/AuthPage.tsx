@@ -8,6 +8,7 @@
  * island sends the same calls itself.
  */
 import { useEffect, useRef, useState, type SubmitEvent, type KeyboardEvent } from 'react';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { AUTH_MESSAGES } from '../../shared/auth-messages';
 import { AUTH_FORM_PAGE, type AuthFormState } from '../../shared/form-pages';
 import type { SessionState } from '../../stores/session';
@@ -138,6 +139,7 @@ function LoginForm({ email, onEmail, onForgot, served }: { email: string; onEmai
   const [error, setError] = useState<string | undefined>(served?.message);
   const [fields, setFields] = useState<Record<string, string>>(served?.fieldErrors ?? {});
   const formRef = useRef<HTMLFormElement>(null);
+  useKeepTypedValues(formRef);
   const once = useSubmitOnce();
 
   async function submit(e: SubmitEvent) {
@@ -199,6 +201,7 @@ function SignUpForm({ served }: ServedProps) {
   const [error, setError] = useState<string | undefined>(served?.message);
   const [fields, setFields] = useState<Record<string, string>>(served?.fieldErrors ?? {});
   const formRef = useRef<HTMLFormElement>(null);
+  useKeepTypedValues(formRef);
   const once = useSubmitOnce();
   const bind = (name: keyof typeof EMPTY_SIGNUP) => ({
     name,
@@ -271,6 +274,8 @@ function ForgotPassword({ initialEmail, onBack, served }: { initialEmail: string
   const [fieldError, setFieldError] = useState<string | undefined>(served?.fieldErrors.email);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
+  const formRef = useRef<HTMLFormElement>(null);
+  useKeepTypedValues(formRef);
 
   async function submit(e: SubmitEvent) {
     e.preventDefault();
@@ -286,7 +291,7 @@ function ForgotPassword({ initialEmail, onBack, served }: { initialEmail: string
   }
 
   return (
-    <form method="post" action={AUTH_FORM_PAGE} onSubmit={submit} noValidate className="space-y-4" data-testid="forgot-form">
+    <form ref={formRef} method="post" action={AUTH_FORM_PAGE} onSubmit={submit} noValidate className="space-y-4" data-testid="forgot-form">
       <FormIntent intent="forgot" />
       <h2 ref={heading} tabIndex={-1} className="text-xl font-semibold text-ink">
         Reset your password

@@ -2,7 +2,8 @@
  * /auth/reset-password?token=…: choose a new password. Expired, used or forged links get one clear message.
  * The form posts to this page, so it works before the island loads; `formState` is the server's answer.
  */
-import { useState, type SubmitEvent } from 'react';
+import { useRef, useState, type SubmitEvent } from 'react';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { AUTH_MESSAGES } from '../../shared/auth-messages';
 import { PASSWORD_MESSAGES, MIN_PASSWORD_LENGTH } from '../../shared/auth-schemas';
 import { RESET_PASSWORD_FORM_PAGE, type AuthFormState } from '../../shared/form-pages';
@@ -35,6 +36,8 @@ export default function ResetPassword({ token, linkError, formState }: Props) {
   const [fields, setFields] = useState<Record<string, string>>(formState?.fieldErrors ?? {});
   const [error, setError] = useState<string | undefined>(formState?.tone === 'error' ? formState.message : undefined);
   const [state, setState] = useState<State>(initialState(token, linkError, formState));
+  const formRef = useRef<HTMLFormElement>(null);
+  useKeepTypedValues(formRef);
 
   if (state === 'invalid') {
     return (
@@ -77,7 +80,7 @@ export default function ResetPassword({ token, linkError, formState }: Props) {
   }
 
   return (
-    <form method="post" action={RESET_PASSWORD_FORM_PAGE} onSubmit={submit} noValidate className="space-y-4" data-testid="reset-form">
+    <form ref={formRef} method="post" action={RESET_PASSWORD_FORM_PAGE} onSubmit={submit} noValidate className="space-y-4" data-testid="reset-form">
       <FormIntent intent="reset" />
       <input type="hidden" name="token" value={token} />
       {error && <Alert tone="error">{error}</Alert>}

@@ -3,7 +3,8 @@
  * account.updateProfile Action; the same Zod schema runs on the server, which answers field errors.
  */
 import { actions, isInputError } from 'astro:actions';
-import { useId, useState, type SubmitEvent } from 'react';
+import { useId, useRef, useState, type SubmitEvent } from 'react';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { loadSession } from '../../stores/session';
 
 export interface ProfileValues {
@@ -28,6 +29,8 @@ export default function ProfileForm({ initial }: { initial: ProfileValues }) {
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const formRef = useRef<HTMLFormElement>(null);
+  useKeepTypedValues(formRef);
 
   async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -62,7 +65,7 @@ export default function ProfileForm({ initial }: { initial: ProfileValues }) {
 
   const busy = status.kind === 'saving';
   return (
-    <form onSubmit={onSubmit} noValidate className="grid gap-4 sm:grid-cols-2">
+    <form ref={formRef} onSubmit={onSubmit} noValidate className="grid gap-4 sm:grid-cols-2">
       {FIELDS.map((f) => {
         const error = errors[f.name];
         const describedBy = [f.hint && `${id}-${f.name}-hint`, error && `${id}-${f.name}-error`].filter(Boolean).join(' ');

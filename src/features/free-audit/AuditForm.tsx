@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState, type ChangeEvent, type ReactNode, type SubmitEvent } from 'react';
 import { Alert, inputClass } from '../../components/forms/field';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import {
   AUDIT_FORM_FIELDS,
   AUDIT_GOAL_LABELS,
@@ -143,6 +144,7 @@ export default function AuditForm({ initial }: { initial: AuditFormState }) {
   const [member, setMember] = useState<string | undefined>();
   const touched = useRef(new Set<string>());
   const formRef = useRef<HTMLFormElement>(null);
+  useKeepTypedValues(formRef);
   const thanksRef = useRef<HTMLHeadingElement>(null);
 
   // A signed-in member: fill in what their account knows, never over what they already typed.

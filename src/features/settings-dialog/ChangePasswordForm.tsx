@@ -3,7 +3,8 @@
  * /auth/change-password. It posts to that page, so a submit never puts a password in a URL, and it works
  * there without script; the island sends the call itself once loaded.
  */
-import { useEffect, useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { AUTH_MESSAGES } from '../../shared/auth-messages';
 import { CHANGE_PASSWORD_FORM_PAGE, type AuthFormState } from '../../shared/form-pages';
 import { authRequest } from '../auth/api';
@@ -26,6 +27,8 @@ export default function ChangePasswordForm({ heading, served }: Props) {
   // stay usable, so the rule applies from hydration on and the server checks the fields either way.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
+  const formRef = useRef<HTMLFormElement>(null);
+  useKeepTypedValues(formRef);
   const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string } | undefined>(() => {
     if (!served) return undefined;
     // Seed order: "do not match" before "too short".
@@ -51,7 +54,7 @@ export default function ChangePasswordForm({ heading, served }: Props) {
   }
 
   return (
-    <form method="post" action={CHANGE_PASSWORD_FORM_PAGE} onSubmit={submit} noValidate className="space-y-4" aria-labelledby={heading.id}>
+    <form ref={formRef} method="post" action={CHANGE_PASSWORD_FORM_PAGE} onSubmit={submit} noValidate className="space-y-4" aria-labelledby={heading.id}>
       <FormIntent intent="change-password" />
       <Heading id={heading.id} className={heading.className}>
         Change password
