@@ -67,6 +67,8 @@ test('an admin edits a service, sees the change with its diff, reverts it from t
   await update.getByRole('button', { name: /^Revert/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Revert this change?' });
   await expect(dialog).toContainText(`Updated service “${name}”`);
+  // A revert can itself be reverted: asked in the primary colour, not the red of a deletion.
+  await expect(dialog.getByRole('button', { name: 'Revert' })).toHaveAttribute('data-confirm-tone', 'primary');
   await dialog.getByRole('button', { name: 'Revert' }).click();
   await expect(page.locator('[data-toast="success"]')).toHaveText(/Reverted/);
   await expect(page).not.toHaveURL(/notice=/);

@@ -59,6 +59,7 @@ test('create, edit, duplicate and delete a service; the public site follows on t
     await page.getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('Delete this service?');
+    await expect(dialog.getByRole('button', { name: 'Delete' })).toHaveAttribute('data-confirm-tone', 'danger');
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await expect(page).toHaveURL(/\/admin\/services$/);
     await expect(page.getByText('Deleted.')).toBeVisible();

@@ -1,21 +1,32 @@
 /**
  * "Delete this service?" — a native modal dialog (focus stays inside, Escape cancels, the page behind is
- * inert) for every destructive admin action. `useConfirm()` returns a function that resolves to the
- * answer, and the element to render once.
+ * inert) before an admin action that is hard to take back. `useConfirm()` returns a function that resolves
+ * to the answer, and the element to render once. The confirm button is red only for what destroys or takes
+ * away ('danger', the default); sending, reverting or resetting something that can be undone asks in the
+ * primary colour ('primary'), so red keeps its meaning.
  */
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+
+export type ConfirmTone = 'danger' | 'primary';
 
 interface Request {
   title: string;
   body: ReactNode;
   confirmLabel: string;
+  tone: ConfirmTone;
   resolve(ok: boolean): void;
 }
 
-export function useConfirm(): [(title: string, body: ReactNode, confirmLabel?: string) => Promise<boolean>, ReactNode] {
+const CONFIRM_BUTTON: Record<ConfirmTone, string> = {
+  danger: 'bg-red-600 hover:bg-red-700',
+  primary: 'bg-brand-600 hover:bg-brand-700',
+};
+
+export function useConfirm(): [(title: string, body: ReactNode, confirmLabel?: string, tone?: ConfirmTone) => Promise<boolean>, ReactNode] {
   const [request, setRequest] = useState<Request>();
   const ask = useCallback(
-    (title: string, body: ReactNode, confirmLabel = 'Delete') => new Promise<boolean>((resolve) => setRequest({ title, body, confirmLabel, resolve })),
+    (title: string, body: ReactNode, confirmLabel = 'Delete', tone: ConfirmTone = 'danger') =>
+      new Promise<boolean>((resolve) => setRequest({ title, body, confirmLabel, tone, resolve })),
     [],
   );
   const close = (ok: boolean) => {
@@ -58,7 +69,7 @@ function ConfirmDialog({ request, onClose }: { request: Request; onClose(ok: boo
         <button type="button" autoFocus onClick={() => answer(false)} className="inline-flex h-10 items-center rounded-lg border border-slate-300 px-4 text-sm font-semibold hover:bg-slate-50">
           Cancel
         </button>
-        <button type="button" onClick={() => answer(true)} className="inline-flex h-10 items-center rounded-lg bg-red-600 px-4 text-sm font-semibold text-white hover:bg-red-700">
+        <button type="button" onClick={() => answer(true)} className={`inline-flex h-10 items-center rounded-lg px-4 text-sm font-semibold text-white ${CONFIRM_BUTTON[request.tone]}`} data-confirm-tone={request.tone}>
           {request.confirmLabel}
         </button>
       </div>

@@ -28,6 +28,7 @@ export default function RevertButton({ entryId, summary }: Props) {
         <p className="mt-2">The site goes back to how it was before this change, at once. The revert is listed here too, as a change of its own.</p>
       </>,
       'Revert',
+      'primary',
     );
     if (!ok) return;
     setBusy(true);

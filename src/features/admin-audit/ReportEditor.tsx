@@ -77,6 +77,7 @@ export default function ReportEditor(props: Props) {
         <p className="mt-2">The request's status becomes “Report sent”.</p>
       </>,
       'Send report',
+      'primary',
     );
     if (!ok) return;
     setBusy('send');

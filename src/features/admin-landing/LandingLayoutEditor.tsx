@@ -60,6 +60,7 @@ export default function LandingLayoutEditor({ layout, version }: Props) {
       'Reset the landing page to the default order?',
       'All ten blocks are shown again, in the order the site started with. Visitors see it at once; you can undo it from the activity log.',
       'Reset and save',
+      'primary',
     );
     if (ok) await editor.saveValues(DEFAULT_LANDING_LAYOUT);
   };

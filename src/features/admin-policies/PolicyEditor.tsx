@@ -62,6 +62,7 @@ export default function PolicyEditor({ kind, version, html, isDefault, defaultHt
       'Replace the text with the default?',
       `The editor then shows the built-in ${title.toLowerCase()}, which names your business and contact address from the site texts. Nothing changes on the site until you save.`,
       'Replace the text',
+      'primary',
     );
     if (replace) setField('html', defaultHtml);
   };

@@ -83,6 +83,7 @@ export default function UserAccessPanel(props: Props) {
           ? 'You lose access to the admin as soon as you leave this page. The change is recorded in the activity log.'
           : 'They keep their member account but lose access to the admin at once. The change is recorded in the activity log.',
       promoting ? 'Make admin' : 'Remove admin role',
+      promoting ? 'primary' : 'danger',
     );
     if (!ok) return;
     // Setting a role is idempotent: safe to retry through a dropped connection.
