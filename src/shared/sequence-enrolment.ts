@@ -1,6 +1,7 @@
 /**
- * Enrolling a person by hand (issue 35, decision 054): whether the person page offers a sequence, and the
- * sentence that says why not. The server refuses the same cases with the same words.
+ * Enrolling beyond the trigger (issue 35, decision 054): who waits for a sequence and its numbers, as the
+ * editor shows them; whether the person page offers a sequence, and the sentence that says why not (the
+ * server refuses the same cases with the same words).
  */
 import { SEQUENCE_STOP_LABELS, type SequenceStopReason, type SequenceTrigger } from './schemas/lead-sequences';
 
@@ -51,4 +52,24 @@ export function enrolRefusalMessage(refusal: EnrolRefusal, trigger: SequenceTrig
     default:
       return `No follow-up emails go to them: ${SEQUENCE_STOP_LABELS[refusal]}.`;
   }
+}
+
+/** The people who agreed and a sequence may still take (the editor offers to enrol them). */
+export interface Waiting {
+  count: number;
+  /** When the earliest and the latest of them agreed (ms), null when nobody waits. */
+  oldest: number | null;
+  newest: number | null;
+}
+
+export interface SequenceNumbers {
+  /** Everyone ever enrolled, and those still in it. */
+  enrolled: number;
+  running: number;
+  /** Steps that went to the mail queue (skipped steps are not mails). */
+  sent: number;
+  /** Enrolled people who, since their enrolment, were marked as replied, booked a call, unsubscribed. */
+  replied: number;
+  booked: number;
+  unsubscribed: number;
 }

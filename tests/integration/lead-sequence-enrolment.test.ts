@@ -60,15 +60,19 @@ const enrolledIn = async (trigger: SequenceTrigger) =>
 const sequenceMails = (email: string) => h.handle.db.select().from(mailQueue).where(and(eq(mailQueue.kind, SEQUENCE_MAIL_KIND), eq(mailQueue.to, email)));
 const runSteps = (at: Date) =>
   runDueJobsOf(SEQUENCE_STEP_JOB, { maxAttempts: 10, retryDelayMs: () => 1000, leaseMs: 300_000, run: async (p, _job, now) => void (await runSequenceStep(p.enrollmentId as string, p.step as number, { now })) }, { now: () => at });
+/** Three audit requests (so three who agreed): Ada; Ben, unsubscribed since; Cy, marked as replied since. */
+async function adaBenAndCy() {
+  await requestAudit('ada@example.com');
+  await requestAudit('ben@example.com', 'Ben Unsub');
+  await unsubscribed('ben@example.com');
+  await requestAudit('cy@example.com', 'Cy Replied');
+  await setReplied(admin, 'cy@example.com', true);
+}
 const turn = (trigger: SequenceTrigger, active: boolean) => saveSequence(admin, trigger, { active, steps: STEPS });
 
 describe('turning a sequence on', () => {
   it('offers, and enrols on request, only the people the trigger would have taken: from now, once, logged with the count', async () => {
-    await requestAudit('ada@example.com');
-    await requestAudit('ben@example.com', 'Ben Unsub');
-    await unsubscribed('ben@example.com');
-    await requestAudit('cy@example.com', 'Cy Replied');
-    await setReplied(admin, 'cy@example.com', true);
+    await adaBenAndCy();
     await requestAudit('di@example.com', 'Di Stage');
     await setLeadStage(admin, 'di@example.com', 'call-booked');
     await requestAudit('eve@example.com', 'Eve Booked');
@@ -149,11 +153,7 @@ async function memberOf() {
 
 describe('enrolling one person by hand', () => {
   it('only with consent for that sequence, refused with the reason otherwise; on their timeline', async () => {
-    await requestAudit('ada@example.com');
-    await requestAudit('ben@example.com', 'Ben Unsub');
-    await unsubscribed('ben@example.com');
-    await requestAudit('cy@example.com', 'Cy Replied');
-    await setReplied(admin, 'cy@example.com', true);
+    await adaBenAndCy();
     await chatContact('v1', 'Ida', 'ida@example.com', true);
 
     const refused = (email: string, trigger: SequenceTrigger, message: string) => expect(enrolPerson(admin, email, trigger)).rejects.toMatchObject({ code: 'CONFLICT', message });

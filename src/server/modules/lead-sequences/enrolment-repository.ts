@@ -9,6 +9,7 @@ import type { Database } from '../../db/client';
 import { auditReports, auditRequests, bookings, chatConversations, leadPeople, leadSequenceEnrollments, leadSequenceSends, mailUnsubscribes } from '../../db/schema';
 import { insertJobsFrom } from '../../jobs/queue';
 import { SEQUENCE_TRIGGERS, type SequenceTrigger } from '../../../shared/schemas/lead-sequences';
+import type { SequenceNumbers, Waiting } from '../../../shared/sequence-enrolment';
 import { adminEmails } from '../leads/team';
 import { noStopFor } from './repository';
 import { SEQUENCE_STEP_JOB } from './schedule';
@@ -51,13 +52,6 @@ function waitingSql(trigger: SequenceTrigger, email?: string): SQL {
       and ${noStopFor(sql`w.email`)}`;
 }
 
-export interface Waiting {
-  count: number;
-  /** When the earliest and the latest of them agreed (ms), null when nobody waits. */
-  oldest: number | null;
-  newest: number | null;
-}
-
 export const NOBODY_WAITING: Waiting = { count: 0, oldest: null, newest: null };
 
 /** Per trigger, how many people its sequence may take now, in one query. */
@@ -98,18 +92,6 @@ export async function consentsOf(email: string, ex: Executor = db()): Promise<Re
   const checks = SEQUENCE_TRIGGERS.map((t) => sql`exists (${consentedSql(t, email)}) as ${sql.identifier(t)}`);
   const [row] = await rowsOf<Record<SequenceTrigger, boolean>>(ex, sql`select ${sql.join(checks, sql`, `)}`);
   return Object.fromEntries(SEQUENCE_TRIGGERS.map((t) => [t, Boolean(row?.[t])])) as Record<SequenceTrigger, boolean>;
-}
-
-export interface SequenceNumbers {
-  /** Everyone ever enrolled, and those still in it. */
-  enrolled: number;
-  running: number;
-  /** Steps that went to the mail queue (skipped steps are not mails). */
-  sent: number;
-  /** Enrolled people who, since their enrolment, were marked as replied, booked a call, unsubscribed. */
-  replied: number;
-  booked: number;
-  unsubscribed: number;
 }
 
 export const NO_NUMBERS: SequenceNumbers = { enrolled: 0, running: 0, sent: 0, replied: 0, booked: 0, unsubscribed: 0 };
