@@ -6,6 +6,7 @@ import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
 import { deleteMailTemplate, saveMailTemplate, sendLeadMail } from '../server/modules/leads/mail';
 import { addLeadNote, assignLead, setFollowUp, setLeadStage, setReplied } from '../server/modules/leads/work';
+import { enrolEveryoneWaiting, enrolPerson, sequenceCardNumbers } from '../server/modules/lead-sequences/enrolment';
 import { saveQuietHours, saveSequence, sendNextStepNow } from '../server/modules/lead-sequences/service';
 import { SEQUENCE_STEPS_MAX, SEQUENCE_TRIGGERS } from '../shared/schemas/lead-sequences';
 import { LEAD_MAIL_BODY_MAX, LEAD_MAIL_SUBJECT_MAX } from '../shared/schemas/lead-mail';
@@ -111,7 +112,30 @@ export const leadsActions = {
     handler: async ({ trigger, ...sequence }, ctx) => {
       try {
         const saved = await saveSequence(ctx.locals.user?.id, trigger, sequence);
-        return { trigger: saved.trigger, active: saved.active, steps: saved.steps };
+        // Turned on: the card offers to enrol the people who already agreed (its numbers say how many).
+        return { trigger: saved.trigger, active: saved.active, steps: saved.steps, ...(await sequenceCardNumbers(trigger)) };
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  enrolWaiting: defineAction({
+    input: z.object({ trigger: z.enum(SEQUENCE_TRIGGERS) }),
+    handler: async ({ trigger }, ctx) => {
+      try {
+        const { enrolled, firstStepAt } = await enrolEveryoneWaiting(ctx.locals.user?.id, trigger);
+        return { enrolled, firstStepAt: firstStepAt.toISOString(), ...(await sequenceCardNumbers(trigger)) };
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  enrolPerson: defineAction({
+    input: z.object({ email, trigger: z.enum(SEQUENCE_TRIGGERS) }),
+    handler: async ({ email: person, trigger }, ctx) => {
+      try {
+        const { firstStepAt } = await enrolPerson(ctx.locals.user?.id, person, trigger);
+        return { firstStepAt: firstStepAt.toISOString() };
       } catch (err) {
         return toActionError(err);
       }

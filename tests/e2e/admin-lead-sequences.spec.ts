@@ -72,7 +72,8 @@ test('the three sequences are listed; refused saves are explained beside the fie
   await save.click();
   await expect(status).toContainText('Not saved');
   await expect(toggle).toHaveAttribute('aria-invalid', 'true');
-  await expect(toggle).toHaveAccessibleDescription('Add a step before turning the sequence on');
+  // The error, and that the switch only takes effect when saved.
+  await expect(toggle).toHaveAccessibleDescription('Add a step before turning the sequence on Starts sending when you save.');
 
   // Two steps on the same day, an unknown placeholder: each named beside its field.
   await card.getByRole('button', { name: 'Add a step' }).click();

@@ -1,7 +1,9 @@
 /**
- * A lead's follow-up emails on /admin/leads/[person] (issue 23, decision 049): whether they unsubscribed,
- * the "replied" mark (which stops their sequences) and each sequence they were enrolled in, with its state,
- * the steps sent and skipped, and "Send step N now" for a running one (asked first: it sends a real email).
+ * A lead's follow-up emails on /admin/leads/[person] (issue 23, decisions 049 and 054): whether they
+ * unsubscribed, the "replied" mark (which stops their sequences), each sequence they were enrolled in with
+ * its state, the steps sent and skipped, the next email as it will be sent and when, and "Send step N now"
+ * for a running one (asked first: it sends a real email); then enrolling them by hand in a sequence their
+ * consent covers, each other sequence with the reason it is not offered.
  * Each change goes through an admin.leads.* Action; the page then reloads so the panel and the timeline show
  * what the server recorded, and the outcome is said in this panel's status line (kept across the reload).
  */
@@ -9,7 +11,7 @@ import { actions } from 'astro:actions';
 import { useEffect, useState, type ReactNode } from 'react';
 import { callAction } from '../../components/admin/call-action';
 import { useConfirm } from '../../components/admin/ConfirmDialog';
-import { Section } from '../../components/admin/fields';
+import { Section, SelectInput } from '../../components/admin/fields';
 import { formatInZone } from '../../shared/dates';
 import { SEQUENCE_STOP_LABELS, SEQUENCE_TRIGGER_LABELS, type SequenceStopReason, type SequenceTrigger } from '../../shared/schemas/lead-sequences';
 
@@ -28,6 +30,25 @@ export interface SequenceEnrollmentItem {
   steps: number;
   sent: number;
   skipped: { step: number; reason: string }[];
+  /** A running one's next email, filled for them as the sender fills it. */
+  next: NextMailItem | null;
+}
+
+export interface NextMailItem {
+  /** 0-based. */
+  step: number;
+  /** ISO: when it goes out (its day, after the quiet hours). */
+  at: string;
+  subject: string;
+  text: string;
+  /** Set when the step will be skipped instead, and why. */
+  skip?: string;
+}
+
+export interface EnrolOptionItem {
+  trigger: SequenceTrigger;
+  /** Why it is not offered; absent: it is. */
+  refusal?: string;
 }
 
 interface Props {
@@ -36,6 +57,7 @@ interface Props {
   unsubscribedAt: string | null;
   repliedAt: string | null;
   enrollments: SequenceEnrollmentItem[];
+  enrolOptions: EnrolOptionItem[];
   timeZone: string;
 }
 
@@ -63,6 +85,8 @@ export default function LeadSequencePanel(props: Props) {
   const [confirm, dialog] = useConfirm();
   const [busy, setBusy] = useState<string | undefined>();
   const [status, setStatus] = useState<{ tone: Tone; text: string } | undefined>();
+  const offered = props.enrolOptions.filter((o) => !o.refusal);
+  const [choice, setChoice] = useState<SequenceTrigger | undefined>(offered[0]?.trigger);
   const at = (iso: string, style?: 'appointment') => (
     <time dateTime={iso} className="tabular-nums">
       {formatInZone(iso, props.timeZone, style)}
@@ -137,6 +161,36 @@ export default function LeadSequencePanel(props: Props) {
     setStatus({ tone: 'error', text: outcome.message });
   }
 
+  async function enrol(trigger: SequenceTrigger) {
+    const label = SEQUENCE_TRIGGER_LABELS[trigger];
+    const ok = await confirm(
+      `Enrol them in “${label}”?`,
+      <>
+        <p>
+          <span className="font-medium break-all">{props.email}</span> starts “{label}” now: each step goes out on its day counted from now, outside the quiet hours.
+        </p>
+        <p className="mt-2">It stops if they reply, book a call or unsubscribe.</p>
+      </>,
+      'Enrol',
+    );
+    if (!ok) return;
+    setBusy('enrol');
+    setStatus(undefined);
+    // Not retried: the server enrols a person once anyway (a second call is refused as "already in it").
+    const outcome = await callAction<{ firstStepAt: string }>(() => actions.admin.leads.enrolPerson({ email: props.email, trigger }));
+    if (outcome.ok) {
+      reloadSaying('success', `Enrolled in “${label}”: step 1 goes out ${formatInZone(outcome.data.firstStepAt, props.timeZone, 'appointment')}.`);
+      return;
+    }
+    // Refused because their state changed since the page was drawn: show it as it is now.
+    if (outcome.kind === 'conflict' || outcome.kind === 'not-found') {
+      reloadSaying('error', outcome.message);
+      return;
+    }
+    setBusy(undefined);
+    setStatus({ tone: 'error', text: outcome.message });
+  }
+
   return (
     <Section title="Follow-up emails" description="Sequences of emails sent after an audit request, a report or a chat lead.">
       <div data-lead-sequences className="space-y-4">
@@ -192,6 +246,7 @@ export default function LeadSequencePanel(props: Props) {
                     ))}
                   </ul>
                 )}
+                {e.next && <NextMail next={e.next} at={at} />}
                 {e.status === 'active' && e.nextStep < e.steps && (
                   <button type="button" disabled={busy !== undefined} aria-busy={busy === e.id || undefined} onClick={() => void sendNow(e)} className={`mt-3 ${primaryButton}`}>
                     {busy === e.id ? 'Sending…' : `Send step ${e.nextStep + 1} now`}
@@ -201,6 +256,8 @@ export default function LeadSequencePanel(props: Props) {
             ))}
           </ul>
         )}
+
+        <EnrolControl options={props.enrolOptions} choice={choice} onChoice={setChoice} busy={busy} onEnrol={(t) => void enrol(t)} />
 
         <p role="status" aria-live="polite" className={status ? `text-sm font-medium ${TONE_CLASS[status.tone]}` : 'sr-only'} data-sequence-status>
           {status?.text}
@@ -223,9 +280,65 @@ function EnrollmentStatus({ e, at }: { e: SequenceEnrollmentItem; at: (iso: stri
     );
   }
   if (e.nextStep >= e.steps) return <>All {plural(e.steps, 'step', 'steps')} done; it completes at its next check</>;
+  const due = e.next?.at ?? e.nextAt;
   return (
     <>
-      Step {e.nextStep + 1} of {e.steps} {e.nextAt ? <>due {at(e.nextAt, 'appointment')}</> : 'waiting to be scheduled'}
+      Step {e.nextStep + 1} of {e.steps} {due ? <>due {at(due, 'appointment')}</> : 'waiting to be scheduled'}
     </>
+  );
+}
+
+/** The next email as they will get it (placeholders filled, the footer with their unsubscribe link), or why it will be skipped. */
+function NextMail({ next, at }: { next: NextMailItem; at: (iso: string, style?: 'appointment') => ReactNode }) {
+  if (next.skip) {
+    return (
+      <p className="mt-2 text-slate-700" data-next-mail="skip">
+        Step {next.step + 1} will be skipped on {at(next.at, 'appointment')}: {next.skip}.
+      </p>
+    );
+  }
+  return (
+    <div className="mt-3 rounded-lg border border-slate-200 bg-white p-3" data-next-mail>
+      <p className="text-xs font-medium text-slate-600">Step {next.step + 1} as they will get it</p>
+      <p className="mt-1 font-semibold text-ink [overflow-wrap:anywhere]" data-next-mail-subject>
+        {next.subject}
+      </p>
+      <details className="mt-1">
+        <summary className="cursor-pointer font-medium text-brand-700">Show the email</summary>
+        <p dir="auto" className="mt-2 whitespace-pre-wrap text-ink [overflow-wrap:anywhere]" data-next-mail-body>
+          {next.text}
+        </p>
+      </details>
+    </div>
+  );
+}
+
+/** Enrol by hand: the sequences their consent covers, and why each other one is not offered. */
+function EnrolControl({ options, choice, onChoice, busy, onEnrol }: { options: EnrolOptionItem[]; choice: SequenceTrigger | undefined; onChoice(t: SequenceTrigger): void; busy: string | undefined; onEnrol(t: SequenceTrigger): void }) {
+  const offered = options.filter((o) => !o.refusal);
+  const refused = options.filter((o) => o.refusal);
+  return (
+    <div className="rounded-lg border border-slate-200 p-3" data-enrol>
+      <h3 className="text-sm font-semibold text-ink">Enrol in a sequence</h3>
+      {offered.length > 0 && choice ? (
+        <div className="mt-2 grid gap-2 sm:grid-cols-[1fr_auto] sm:items-end">
+          <SelectInput label="Sequence" value={choice} onValue={onChoice} options={offered.map((o) => ({ value: o.trigger, label: SEQUENCE_TRIGGER_LABELS[o.trigger] }))} />
+          <button type="button" disabled={busy !== undefined} aria-busy={busy === 'enrol' || undefined} onClick={() => onEnrol(choice)} className={primaryButton}>
+            {busy === 'enrol' ? 'Enrolling…' : 'Enrol…'}
+          </button>
+        </div>
+      ) : (
+        <p className="mt-1 text-sm text-slate-600">No sequence can take them now.</p>
+      )}
+      {refused.length > 0 && (
+        <ul className="mt-3 space-y-1 text-sm text-slate-600" aria-label="Sequences not offered">
+          {refused.map((o) => (
+            <li key={o.trigger} data-enrol-refusal={o.trigger}>
+              <span className="font-medium text-slate-800">{SEQUENCE_TRIGGER_LABELS[o.trigger]}</span>: {o.refusal}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

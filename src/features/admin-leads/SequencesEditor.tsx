@@ -1,8 +1,9 @@
 /**
- * The follow-up sequences (/admin/leads/sequences): one card per trigger with its on/off switch and its
- * steps in order (the day after enrolment, the subject, the message), each card saved on its own. The
- * shared sequence schema is checked by the server; what it refuses is named beside its field (a step's day
- * not after the one before, an unknown placeholder, turning on a sequence without steps).
+ * The follow-up sequences (/admin/leads/sequences): one card per trigger with its numbers, its on/off
+ * switch and its steps in order (the day after enrolment, the subject, the message), each card saved on its
+ * own (the switch says that it takes effect then). The shared sequence schema is checked by the server;
+ * what it refuses is named beside its field (a step's day not after the one before, an unknown placeholder,
+ * turning on a sequence without steps). Once a card is on, it offers to enrol the people who agreed before.
  */
 import { actions } from 'astro:actions';
 import { useId, useRef, useState } from 'react';
@@ -19,11 +20,15 @@ import {
   type SequenceStep,
   type SequenceTrigger,
 } from '../../shared/schemas/lead-sequences';
+import type { SequenceNumbers, Waiting } from '../../shared/sequence-enrolment';
+import { SequenceNumbersList, WaitingOffer, WaitingWhileOff } from './SequenceEnrolment';
 
 export interface SequenceItem {
   trigger: SequenceTrigger;
   active: boolean;
   steps: SequenceStep[];
+  numbers: SequenceNumbers;
+  waiting: Waiting;
 }
 
 /** A step as typed: the day is kept as text ("" while retyped); the schema says what is wrong with it. */
@@ -82,9 +87,13 @@ function Placeholders() {
   );
 }
 
-/** The on/off switch: a native checkbox (keyboard, forms, screen readers) drawn as a switch. */
-function SendingSwitch({ checked, onChecked, error, hintId }: { checked: boolean; onChecked(v: boolean): void; error: string | undefined; hintId: string }) {
+/**
+ * The on/off switch: a native checkbox (keyboard, forms, screen readers) drawn as a switch. It takes effect
+ * when the card is saved, and says so while it differs from what is saved (`pending`).
+ */
+function SendingSwitch({ checked, onChecked, error, hintId, pending }: { checked: boolean; onChecked(v: boolean): void; error: string | undefined; hintId: string; pending: string | undefined }) {
   const id = useId();
+  const describedBy = [error ? `${id}-error` : hintId, pending ? `${id}-pending` : ''].filter(Boolean).join(' ');
   return (
     <div>
       <label htmlFor={id} className="inline-flex cursor-pointer items-center gap-3">
@@ -96,7 +105,7 @@ function SendingSwitch({ checked, onChecked, error, hintId }: { checked: boolean
             checked={checked}
             onChange={(e) => onChecked(e.target.checked)}
             aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : hintId}
+            aria-describedby={describedBy}
             className="peer absolute inset-0 z-10 h-full w-full cursor-pointer appearance-none rounded-full opacity-0"
           />
           <span
@@ -107,6 +116,11 @@ function SendingSwitch({ checked, onChecked, error, hintId }: { checked: boolean
         </span>
         <span className={`text-sm font-semibold ${checked ? 'text-brand-700' : 'text-slate-700'}`}>{checked ? 'Sending' : 'Off'}</span>
       </label>
+      {pending && (
+        <p id={`${id}-pending`} className="mt-1 text-sm font-medium text-amber-800" data-switch-pending>
+          {pending}
+        </p>
+      )}
       {error && (
         <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
           {error}
@@ -116,10 +130,21 @@ function SendingSwitch({ checked, onChecked, error, hintId }: { checked: boolean
   );
 }
 
-function SequenceCard({ initial }: { initial: SequenceItem }) {
+/** What saving the switch's new state will do, said beside it until saved. */
+function pendingSwitchText(active: boolean, savedActive: boolean, running: number): string | undefined {
+  if (active === savedActive) return undefined;
+  if (active) return 'Starts sending when you save.';
+  return running > 0 ? `Stops when you save: the ${running.toLocaleString('en-GB')} ${running === 1 ? 'person' : 'people'} in it get nothing more.` : 'Stops sending when you save.';
+}
+
+function SequenceCard({ initial, timeZone }: { initial: SequenceItem; timeZone: string }) {
   const { trigger } = initial;
   const label = SEQUENCE_TRIGGER_LABELS[trigger];
   const [active, setActive] = useState(initial.active);
+  // What the server has: the switch and the steps take effect when saved.
+  const [saved, setSaved] = useState({ active: initial.active, firstDelayDays: initial.steps[0]?.delayDays ?? 0 });
+  const [numbers, setNumbers] = useState(initial.numbers);
+  const [waiting, setWaiting] = useState(initial.waiting);
   const [steps, setSteps] = useState<StepDraft[]>(() => toDrafts(initial.steps));
   const [dirty, setDirty] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -158,6 +183,9 @@ function SequenceCard({ initial }: { initial: SequenceItem }) {
     );
     if (outcome.ok) {
       setActive(outcome.data.active);
+      setSaved({ active: outcome.data.active, firstDelayDays: outcome.data.steps[0]?.delayDays ?? 0 });
+      setNumbers(outcome.data.numbers);
+      setWaiting(outcome.data.waiting);
       setSteps(toDrafts(outcome.data.steps));
       setErrors({});
       setDirty(false);
@@ -169,7 +197,8 @@ function SequenceCard({ initial }: { initial: SequenceItem }) {
   }
 
   return (
-    <Section title={label} description={SEQUENCE_TRIGGER_HINTS[trigger]}>
+    <Section id={`sequence-${trigger}`} title={label} description={SEQUENCE_TRIGGER_HINTS[trigger]}>
+      <SequenceNumbersList numbers={numbers} label={label} />
       <form
         noValidate
         aria-label={label}
@@ -189,6 +218,7 @@ function SequenceCard({ initial }: { initial: SequenceItem }) {
             }}
             error={errors.active}
             hintId={`${id}-switch-hint`}
+            pending={pendingSwitchText(active, saved.active, numbers.running)}
           />
           <p id={`${id}-switch-hint`} className="text-sm text-slate-600">
             {steps.length === 0 ? 'No steps yet.' : `${steps.length} ${steps.length === 1 ? 'step' : 'steps'}, the last on day ${steps.at(-1)!.delayDays || '?'}.`}
@@ -253,17 +283,31 @@ function SequenceCard({ initial }: { initial: SequenceItem }) {
           <SaveStatusLine status={status} dirty={dirty} savedText={active ? 'Saved: sending.' : 'Saved: off.'} testId={`sequence-status-${trigger}`} />
         </div>
       </form>
+      {saved.active ? (
+        <WaitingOffer
+          trigger={trigger}
+          waiting={waiting}
+          firstDelayDays={saved.firstDelayDays}
+          timeZone={timeZone}
+          onEnrolled={(result) => {
+            setNumbers(result.numbers);
+            setWaiting(result.waiting);
+          }}
+        />
+      ) : (
+        <WaitingWhileOff waiting={waiting} />
+      )}
     </Section>
   );
 }
 
-export default function SequencesEditor({ sequences }: { sequences: SequenceItem[] }) {
+export default function SequencesEditor({ sequences, timeZone }: { sequences: SequenceItem[]; timeZone: string }) {
   const root = useRef<HTMLDivElement>(null);
   useKeepTypedValues(root);
   return (
     <div ref={root} className="grid gap-6">
       {sequences.map((s) => (
-        <SequenceCard key={s.trigger} initial={s} />
+        <SequenceCard key={s.trigger} initial={s} timeZone={timeZone} />
       ))}
     </div>
   );

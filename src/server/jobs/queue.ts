@@ -10,7 +10,7 @@
  * lock, under which the running jobs are counted.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, asc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { db } from '../db';
 import { runInBackground } from '../db/background-queries';
 import type { Database } from '../db/client';
@@ -63,6 +63,22 @@ export async function enqueueJob(tx: Executor, job: { kind: string; payload: Rec
   scheduleSoon();
   return id;
 }
+
+/**
+ * Many jobs of one kind, due at `runAt`, as one SQL statement for the caller's own (a data-modifying `with`
+ * that inserts what the jobs are about): `rows` selects `(id, payload)` pairs. A job of the same id stays as
+ * it is (enqueueJob's `ifAbsent`). Call jobsQueued() once the caller's statement has run.
+ */
+export function insertJobsFrom(kind: string, rows: SQL, runAt: Date): SQL {
+  const definition = kinds.get(kind);
+  if (!definition) throw new Error(`Unknown job kind: ${kind}`);
+  return sql`insert into ${jobs} (id, kind, payload, max_attempts, run_at)
+    select r.id, ${kind}, r.payload, ${definition.maxAttempts}::int, ${runAt}::timestamptz from (${rows}) as r (id, payload)
+    on conflict (id) do nothing`;
+}
+
+/** Tells this process's worker that jobs were queued (enqueueJob does it itself). */
+export const jobsQueued = () => scheduleSoon();
 
 /** A stable small number per kind for its advisory lock. */
 function lockIdOf(kind: string): number {

@@ -18,6 +18,9 @@ export const LEAD_MAIL_PLACEHOLDERS = {
 export type LeadMailPlaceholder = keyof typeof LEAD_MAIL_PLACEHOLDERS;
 export type LeadMailValues = Record<LeadMailPlaceholder, string>;
 
+/** What a preview shows for {{audit_link}}: the link is made when the mail is sent (the old one cannot be rebuilt). */
+export const AUDIT_LINK_PREVIEW = '[a new private link to their latest report, made when sent]';
+
 const PLACEHOLDER = /\{\{\s*([a-z_]+)\s*\}\}/g;
 
 export const isLeadMailPlaceholder = (name: string): name is LeadMailPlaceholder => Object.hasOwn(LEAD_MAIL_PLACEHOLDERS, name);

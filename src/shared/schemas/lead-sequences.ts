@@ -8,6 +8,7 @@ import { LEAD_MAIL_PLACEHOLDERS, leadMailSchema } from './lead-mail';
 
 export const SEQUENCE_TRIGGERS = ['audit-requested', 'report-sent', 'chat-lead'] as const;
 export type SequenceTrigger = (typeof SEQUENCE_TRIGGERS)[number];
+export const isSequenceTrigger = (value: string): value is SequenceTrigger => (SEQUENCE_TRIGGERS as readonly string[]).includes(value);
 
 export const SEQUENCE_TRIGGER_LABELS: Record<SequenceTrigger, string> = {
   'audit-requested': 'After an audit request',

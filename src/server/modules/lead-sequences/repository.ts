@@ -1,9 +1,10 @@
 /** Follow-up sequences: data access only (Drizzle). */
-import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
 import { appConfig, bookings, leadPeople, users, leadSequenceEnrollments, leadSequenceSends, leadSequences, mailUnsubscribes } from '../../db/schema';
 import { DEFAULT_QUIET_HOURS, quietHoursSchema, type QuietHours, type SequenceStep, type SequenceStopReason, type SequenceTrigger } from '../../../shared/schemas/lead-sequences';
+import type { PersonStop } from '../../../shared/sequence-enrolment';
 
 export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
 type Reader = Pick<Database, 'select'>;
@@ -102,18 +103,32 @@ export async function enrollmentsOf(email: string, ex: Reader = db()) {
 }
 
 /**
- * Why no more sequence mail may go to the person, checked in the sending transaction: unsubscribed, a
- * reply marked, a call booked (a live booking, or the stage), or a client / not a fit. Undefined: go on.
+ * The stops of decision 049 over an address (an SQL expression of a lower-cased email), in the order their
+ * reason is named: unsubscribed, a reply marked, a call booked (the stage, or a live booking), a client or
+ * not a fit. One list for the step's check and for who may be enrolled.
  */
-export async function stopReasonOf(email: string, ex: Reader): Promise<SequenceStopReason | undefined> {
-  const [unsubscribed] = await ex.select({ at: mailUnsubscribes.unsubscribedAt }).from(mailUnsubscribes).where(and(eq(mailUnsubscribes.email, email), isNotNull(mailUnsubscribes.unsubscribedAt)));
-  if (unsubscribed) return 'unsubscribed';
-  const [person] = await ex.select({ stage: leadPeople.stage, repliedAt: leadPeople.repliedAt }).from(leadPeople).where(eq(leadPeople.email, email));
-  if (person?.repliedAt) return 'replied';
-  if (person?.stage === 'call-booked') return 'booked';
-  if (person?.stage === 'client' || person?.stage === 'not-a-fit') return 'stage';
-  const [booking] = await ex.select({ id: bookings.id }).from(bookings).where(and(eq(bookings.email, email), eq(bookings.status, 'booked'))).limit(1);
-  return booking ? 'booked' : undefined;
+function stopRules(email: SQL): [PersonStop, SQL][] {
+  const person = (holds: SQL) => sql`exists (select 1 from ${leadPeople} where ${leadPeople.email} = ${email} and ${holds})`;
+  return [
+    ['unsubscribed', sql`exists (select 1 from ${mailUnsubscribes} where ${mailUnsubscribes.email} = ${email} and ${mailUnsubscribes.unsubscribedAt} is not null)`],
+    ['replied', person(sql`${leadPeople.repliedAt} is not null`)],
+    ['booked', person(sql`${leadPeople.stage} = 'call-booked'`)],
+    ['stage', person(sql`${leadPeople.stage} in ('client', 'not-a-fit')`)],
+    ['booked', sql`exists (select 1 from ${bookings} where ${bookings.email} = ${email} and ${bookings.status} = 'booked')`],
+  ];
+}
+
+/** True when no stop holds for the address (an SQL expression). */
+export const noStopFor = (email: SQL): SQL => sql`not (${sql.join(
+  stopRules(email).map(([, holds]) => holds),
+  sql` or `,
+)})`;
+
+/** Why no more sequence mail may go to the person (checked in the sending transaction); undefined: go on. */
+export async function stopReasonOf(email: string, ex: Pick<Database, 'execute'>): Promise<PersonStop | undefined> {
+  const cases = stopRules(sql`${email}`).map(([reason, holds]) => sql`when ${holds} then ${reason}`);
+  const { rows } = (await ex.execute(sql`select case ${sql.join(cases, sql` `)} end as reason`)) as unknown as { rows: { reason: PersonStop | null }[] };
+  return rows[0]?.reason ?? undefined;
 }
 
 /** Whether the address is an admin's (better-auth keeps users.email lower-cased). */

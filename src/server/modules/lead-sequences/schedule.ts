@@ -29,6 +29,15 @@ export function stepDueAt(enrolledAt: Date, step: Pick<SequenceStep, 'delayDays'
   return outsideQuietHours(due, quiet, timeZone);
 }
 
+/**
+ * When the step an enrolment waits for will go out: its job runs at `nextAt` (at once when that has passed)
+ * and the step's run re-times it as stepDueAt says (the days or the quiet hours changed since it was queued).
+ */
+export function expectedSendAt(enrollment: { enrolledAt: Date; nextAt: Date | null }, step: Pick<SequenceStep, 'delayDays'>, timing: Timing): Date {
+  const runs = new Date(Math.max(timing.now.getTime(), enrollment.nextAt?.getTime() ?? 0));
+  return stepDueAt(enrollment.enrolledAt, step, runs, timing.quiet, timing.timeZone);
+}
+
 export interface Timing {
   now: Date;
   quiet: QuietHours;

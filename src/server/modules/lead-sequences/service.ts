@@ -13,7 +13,7 @@ import { logger } from '../../logger';
 import { enqueueMail } from '../../mail/queue';
 import { normalizeEmail } from '../../../shared/lead-people';
 import { fieldErrorsByPath } from '../../../shared/schemas/catalog';
-import { fillPlaceholders, placeholdersIn, type LeadMailValues } from '../../../shared/schemas/lead-mail';
+import { AUDIT_LINK_PREVIEW, fillPlaceholders, placeholdersIn, type LeadMailValues } from '../../../shared/schemas/lead-mail';
 import {
   quietHoursSchema,
   SEQUENCE_TRIGGER_LABELS,
@@ -25,6 +25,7 @@ import {
   type SequenceTrigger,
 } from '../../../shared/schemas/lead-sequences';
 import { insertActivity } from '../activity/repository';
+import { latestReportSentTo } from '../audit-report/repository';
 import { newLinkToLatestReport } from '../audit-report/service';
 import { LeadError } from '../leads/errors';
 import { mailValuesOf, textToHtml } from '../leads/mail';
@@ -32,9 +33,10 @@ import { prospectReplyTo } from '../leads/reply-to';
 import { LEAD_ENTITY } from '../leads/work-repository';
 import { siteTimeZone } from '../site/time-zone';
 import { requireAdmin } from '../users/service';
+import { NO_NUMBERS, NOBODY_WAITING, sequenceNumbers, waitingCounts } from './enrolment-repository';
 import * as repo from './repository';
-import { queueStep, stepDueAt, timingNow } from './schedule';
-import { unsubscribeFooter, unsubscribeHeaders, unsubscribeUrlFor } from './unsubscribe';
+import { expectedSendAt, queueStep, stepDueAt, timingNow } from './schedule';
+import { unsubscribeFooter, unsubscribeHeaders, unsubscribeUrlFor, unsubscribeUrlOf } from './unsubscribe';
 
 /** The mail queue's kind of a sequence mail (the timeline labels it). */
 export const SEQUENCE_MAIL_KIND = 'lead-sequence';
@@ -43,12 +45,21 @@ const log = logger.child({ module: 'lead-sequences' });
 
 // The team's side: the sequences and the quiet hours --------------------------------------------------------
 
-/** Every trigger's sequence in the order the triggers happen (one without its row yet: off, no steps), the quiet hours, the zone. */
+/**
+ * Every trigger's sequence in the order the triggers happen (one without its row yet: off, no steps) with
+ * its numbers and how many people who agreed it may still take, the quiet hours, the zone.
+ */
 export async function sequencesForEditor() {
-  const [rows, quietHours, timeZone] = await Promise.all([repo.listSequences(), repo.readQuietHours(), siteTimeZone()]);
+  const [rows, quietHours, timeZone, numbers, waiting] = await Promise.all([repo.listSequences(), repo.readQuietHours(), siteTimeZone(), sequenceNumbers(), waitingCounts()]);
   const sequences = SEQUENCE_TRIGGERS.map((trigger) => {
     const row = rows.find((r) => r.trigger === trigger);
-    return { trigger, active: row?.active ?? false, steps: (row?.steps ?? []).map((s) => ({ delayDays: s.delayDays, subject: s.subject, body: s.body })) };
+    return {
+      trigger,
+      active: row?.active ?? false,
+      steps: (row?.steps ?? []).map((s) => ({ delayDays: s.delayDays, subject: s.subject, body: s.body })),
+      numbers: numbers[trigger] ?? NO_NUMBERS,
+      waiting: waiting[trigger] ?? NOBODY_WAITING,
+    };
   });
   return { sequences, quietHours, timeZone };
 }
@@ -144,13 +155,28 @@ export async function runSequenceStep(enrollmentId: string, step: number, option
   });
 }
 
+const NO_REPORT = 'no audit report was sent to them yet';
+const needsReport = (step: SequenceStep) => placeholdersIn(`${step.subject}\n${step.body}`).includes('audit_link');
+type PersonValues = Awaited<ReturnType<typeof mailValuesOf>>;
+
+/**
+ * A step's mail as it goes out: the placeholders filled for the person (a sequence is sent by the site, so
+ * {{sender_name}} is the site's name), then the footer that says why they get it, with their unsubscribe
+ * link. The sender and the person page's preview both make it here.
+ */
+function stepMail(trigger: SequenceTrigger, definition: SequenceStep, personValues: PersonValues, auditLink: string | undefined, unsubscribeUrl: string) {
+  const values: Partial<LeadMailValues> = { ...personValues, sender_name: personValues.site_name, ...(auditLink ? { audit_link: auditLink } : {}) };
+  const text = fillPlaceholders(definition.body, values) + unsubscribeFooter(personValues.site_name, WHY[trigger] ?? WHY['audit-requested'], 'of these follow-up emails', unsubscribeUrl);
+  return { subject: fillPlaceholders(definition.subject, values), text };
+}
+
 /** Claims the step and queues its mail; a step that needs a report none was sent for is skipped, and noted. */
-async function sendStep(tx: repo.Executor, enrollment: repo.EnrollmentRow, step: number, definition: SequenceStep, personValues: Awaited<ReturnType<typeof mailValuesOf>>, now: Date): Promise<'sent' | 'skipped'> {
-  const values: Partial<LeadMailValues> = { ...personValues, sender_name: personValues.site_name };
-  if (placeholdersIn(`${definition.subject}\n${definition.body}`).includes('audit_link')) {
-    values.audit_link = await newLinkToLatestReport(tx, enrollment.email, null);
-    if (!values.audit_link) {
-      await repo.claimSend(tx, { enrollmentId: enrollment.id, step, mailId: null, skipReason: 'no audit report was sent to them yet', at: now });
+async function sendStep(tx: repo.Executor, enrollment: repo.EnrollmentRow, step: number, definition: SequenceStep, personValues: PersonValues, now: Date): Promise<'sent' | 'skipped'> {
+  let auditLink: string | undefined;
+  if (needsReport(definition)) {
+    auditLink = await newLinkToLatestReport(tx, enrollment.email, null);
+    if (!auditLink) {
+      await repo.claimSend(tx, { enrollmentId: enrollment.id, step, mailId: null, skipReason: NO_REPORT, at: now });
       log.info({ enrollment: enrollment.id, step }, 'sequence step skipped: no report sent');
       return 'skipped';
     }
@@ -158,8 +184,7 @@ async function sendStep(tx: repo.Executor, enrollment: repo.EnrollmentRow, step:
   const mailId = crypto.randomUUID();
   if (!(await repo.claimSend(tx, { enrollmentId: enrollment.id, step, mailId, at: now }))) return 'skipped';
   const url = await unsubscribeUrlFor(tx, enrollment.email);
-  const subject = fillPlaceholders(definition.subject, values);
-  const text = fillPlaceholders(definition.body, values) + unsubscribeFooter(personValues.site_name, WHY[enrollment.trigger as SequenceTrigger] ?? WHY['audit-requested'], 'of these follow-up emails', url);
+  const { subject, text } = stepMail(enrollment.trigger as SequenceTrigger, definition, personValues, auditLink, url);
   await enqueueMail(tx, {
     id: mailId,
     kind: SEQUENCE_MAIL_KIND,
@@ -187,10 +212,31 @@ export async function sendNextStepNow(actorId: string | undefined, enrollmentId:
 
 // The person page ---------------------------------------------------------------------------------------
 
-export async function sequencesOf(email: string) {
+/** The next step of a running enrolment as the person will get it, and when; `skip`: it will be skipped, and why. */
+export interface NextMail {
+  step: number;
+  at: Date;
+  subject: string;
+  text: string;
+  skip?: string;
+}
+
+/** The person's enrolments, with the next mail of each running one filled in as the sender will fill it. */
+export async function sequencesOf(email: string, now = new Date()) {
   const key = normalizeEmail(email);
   const [enrollments, unsubscribedAt, sequences] = await Promise.all([repo.enrollmentsOf(key), repo.unsubscribedAtOf(key), repo.listSequences()]);
-  const stepsOf = new Map(sequences.map((s) => [s.trigger, s.steps.length]));
+  const stepsOf = new Map(sequences.map((s) => [s.trigger, s.steps]));
+  const nextStepOf = (e: (typeof enrollments)[number]) => (e.status === 'active' ? stepsOf.get(e.trigger)?.[e.nextStep] : undefined);
+  // Only for someone with a mail to come: the placeholders' values, the clock and quiet hours, a report.
+  const previews = enrollments.some(nextStepOf) ? await Promise.all([mailValuesOf(key), timingNow(now), latestReportSentTo(key)]) : undefined;
+  const nextMailOf = (e: (typeof enrollments)[number]): NextMail | null => {
+    const definition = nextStepOf(e);
+    if (!definition || !previews) return null;
+    const [values, timing, report] = previews;
+    const at = expectedSendAt(e, definition, timing);
+    if (needsReport(definition) && !report) return { step: e.nextStep, at, subject: '', text: '', skip: NO_REPORT };
+    return { step: e.nextStep, at, ...stepMail(e.trigger as SequenceTrigger, definition, values, AUDIT_LINK_PREVIEW, unsubscribeUrlOf(key)) };
+  };
   return {
     unsubscribedAt,
     enrollments: enrollments.map((e) => ({
@@ -202,9 +248,10 @@ export async function sequencesOf(email: string) {
       endedAt: e.endedAt,
       nextStep: e.nextStep,
       nextAt: e.nextAt,
-      steps: stepsOf.get(e.trigger) ?? 0,
+      steps: stepsOf.get(e.trigger)?.length ?? 0,
       sent: e.sends.filter((s) => s.mailId).length,
       skipped: e.sends.filter((s) => !s.mailId).map((s) => ({ step: s.step, reason: s.skipReason })),
+      next: nextMailOf(e),
     })),
   };
 }

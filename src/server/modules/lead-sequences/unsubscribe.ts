@@ -25,11 +25,13 @@ export const unsubscribeTokenOf = (email: string) => createHmac('sha256', signin
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 export const isUnsubscribeToken = (token: string | undefined): token is string => token !== undefined && TOKEN.test(token);
 
+/** The address's link (absolute), as its mails carry it; nothing stored (a preview). */
+export const unsubscribeUrlOf = (email: string) => new URL(unsubscribePath(unsubscribeTokenOf(email)), config().SITE_URL).toString();
+
 /** The address's link (absolute), stored for lookup in the caller's transaction. */
 export async function unsubscribeUrlFor(tx: repo.Executor, email: string): Promise<string> {
-  const token = unsubscribeTokenOf(email);
-  await repo.saveUnsubscribeLink(tx, email, hashOf(token));
-  return new URL(unsubscribePath(token), config().SITE_URL).toString();
+  await repo.saveUnsubscribeLink(tx, email, hashOf(unsubscribeTokenOf(email)));
+  return unsubscribeUrlOf(email);
 }
 
 /** The headers of RFC 8058's one-click unsubscribe, for a mail carrying the address's link. */

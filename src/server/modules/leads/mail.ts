@@ -12,7 +12,7 @@ import { mailbox } from '../../../shared/mail-address';
 import { escapeHtml } from '../../mail/templates';
 import { normalizeEmail } from '../../../shared/lead-people';
 import { fieldErrorsByPath } from '../../../shared/schemas/catalog';
-import { fillPlaceholders, firstNameOf, leadMailSchema, leadMailTemplateSchema, placeholdersIn, type LeadMailValues } from '../../../shared/schemas/lead-mail';
+import { AUDIT_LINK_PREVIEW, fillPlaceholders, firstNameOf, leadMailSchema, leadMailTemplateSchema, placeholdersIn, type LeadMailValues } from '../../../shared/schemas/lead-mail';
 import { insertActivity } from '../activity/repository';
 import { latestReportSentTo } from '../audit-report/repository';
 import { newLinkToLatestReport } from '../audit-report/service';
@@ -90,7 +90,7 @@ export async function mailComposerOf(email: string, sender: { name: string; emai
   const [templates, values, report] = await Promise.all([listMailTemplates(), mailValuesOf(key), latestReportSentTo(key)]);
   return {
     templates: templates.map((t) => ({ id: t.id, name: t.name, subject: t.subject, body: t.body })),
-    values: { ...values, sender_name: sender.name.trim() || sender.email, audit_link: report ? '[a new private link to their latest report, made when sent]' : '{{audit_link}}' } satisfies LeadMailValues,
+    values: { ...values, sender_name: sender.name.trim() || sender.email, audit_link: report ? AUDIT_LINK_PREVIEW : '{{audit_link}}' } satisfies LeadMailValues,
     hasReport: Boolean(report),
   };
 }

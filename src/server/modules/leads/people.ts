@@ -125,6 +125,8 @@ export type TimelineEntry = Base &
     | { type: 'lead-replied'; replied: boolean; actorName: string }
     /** The person unsubscribed from the follow-up emails: 'one-click' (their mail app) or 'page'. */
     | { type: 'lead-unsubscribed'; via: string }
+    /** An admin enrolled the person in a follow-up sequence by hand (the trigger's key). */
+    | { type: 'lead-enrolled'; trigger: string; actorName: string }
     | { type: 'lead-note'; authorName: string; body: string }
     | { type: 'booking-change'; action: string; startsAt: Date | null; provider: string }
     | { type: 'chat-started'; conversationId: string }
@@ -139,7 +141,7 @@ export const TIMELINE_LIMIT = 100;
 const str = (v: unknown) => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
 const field = (json: unknown, key: string) => (json && typeof json === 'object' && !Array.isArray(json) ? str((json as Record<string, unknown>)[key]) : '');
 
-/** A stage, owner, follow-up or "replied" change of the person, or their unsubscribe, as the activity log holds it. */
+/** A stage, owner, follow-up or "replied" change of the person, an enrolment by hand, or their unsubscribe, as the activity log holds it. */
 function leadChangeEntry(c: Awaited<ReturnType<typeof workRepo.leadChangesOf>>[number]): TimelineEntry {
   const base = { id: `lead-change:${c.id}`, at: c.at, actorName: c.actorName };
   if (c.action === 'stage') return { ...base, type: 'lead-stage', from: field(c.before, 'stage'), to: field(c.after, 'stage') };
@@ -147,6 +149,7 @@ function leadChangeEntry(c: Awaited<ReturnType<typeof workRepo.leadChangesOf>>[n
   if (c.action === 'replied') return { ...base, type: 'lead-replied', replied: field(c.after, 'replied') === 'true' };
   // The person did it (the log's actor is their own address): no "by" to show.
   if (c.action === 'unsubscribed') return { id: base.id, at: base.at, type: 'lead-unsubscribed', via: field(c.after, 'via') };
+  if (c.action === 'sequence-enrolled') return { ...base, type: 'lead-enrolled', trigger: field(c.after, 'trigger') };
   return { ...base, type: 'lead-follow-up', to: field(c.after, 'followUpOn') || null };
 }
 

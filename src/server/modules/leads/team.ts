@@ -14,8 +14,8 @@ import { FOLLOW_UP_KINDS } from '../../../shared/lead-events';
 import { leadEvents, leadPersonStats, users } from '../../db/schema';
 
 const adminIds = sql`select ${users.id} from ${users} where ${users.role} = 'admin'`;
-// better-auth stores users.email lower-cased; lead events keep what the person typed.
-const adminEmails = sql`select ${users.email} from ${users} where ${users.role} = 'admin'`;
+/** The admins' addresses (a subquery). better-auth stores users.email lower-cased; lead events keep what the person typed. */
+export const adminEmails = sql`select ${users.email} from ${users} where ${users.role} = 'admin'`;
 
 const eventsNamingAdmins = sql`select team_events.id from ${leadEvents} team_events where lower(team_events.email) in (${adminEmails})`;
 

@@ -15,7 +15,7 @@ type Reader = Pick<Database, 'select'>;
 /** The activity log's entity type of a person's working state and notes (entity id: the lower-cased email). */
 export const LEAD_ENTITY = 'lead';
 /** The changes of a person the timeline shows. */
-export const LEAD_CHANGE_ACTIONS = ['stage', 'owner', 'follow-up', 'replied', 'unsubscribed'] as const;
+export const LEAD_CHANGE_ACTIONS = ['stage', 'owner', 'follow-up', 'replied', 'unsubscribed', 'sequence-enrolled'] as const;
 
 export type LeadWorkRow = typeof leadPeople.$inferSelect;
 
