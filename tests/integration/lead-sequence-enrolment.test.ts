@@ -178,7 +178,7 @@ describe('enrolling one person by hand', () => {
     await refused('ada@example.com', 'audit-requested', 'Not enrolled. They are already in this sequence (a person goes through each sequence once).');
     expect((await enrolOptionsOf('ada@example.com'))[0]).toEqual({ trigger: 'audit-requested', refusal: 'They are already in this sequence (a person goes through each sequence once).' });
     const { entries } = await personTimeline('ada@example.com');
-    expect(entries.find((e) => e.type === 'lead-enrolled')).toMatchObject({ trigger: 'audit-requested', actorEmail: 'owner@example.com' });
+    expect(entries.find((e) => e.type === 'lead-enrolled')).toMatchObject({ trigger: 'audit-requested', actorName: 'Olivia Owner' });
     const [e] = (await sequencesOf('ada@example.com')).enrollments;
     expect(e!.nextAt!.getTime()).toBe(firstStepAt.getTime());
 
