@@ -141,6 +141,7 @@ export default function LeadSequencePanel(props: Props) {
         <p className="mt-2">The steps after it keep their own days.</p>
       </>,
       'Send now',
+      'primary',
     );
     if (!ok) return;
     setBusy(e.id);
@@ -172,6 +173,7 @@ export default function LeadSequencePanel(props: Props) {
         <p className="mt-2">It stops if they reply, book a call or unsubscribe.</p>
       </>,
       'Enrol',
+      'primary',
     );
     if (!ok) return;
     setBusy('enrol');
