@@ -74,6 +74,7 @@ export function WaitingOffer({ trigger, waiting, firstDelayDays, timeZone, onEnr
         <p className="mt-2">It stops for anyone who replies, books a call or unsubscribes.</p>
       </>,
       `Enrol ${people(count)}`,
+      'primary',
     );
     if (!ok) return;
     setBusy(true);
