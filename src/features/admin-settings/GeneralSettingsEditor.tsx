@@ -78,7 +78,7 @@ export default function GeneralSettingsEditor({ settings, version, contactEmail,
         <Section id="replies" title="Email replies" description="Who a prospect reaches when they answer an email from the site.">
           <div className={`rounded-lg border px-4 py-3 text-sm ${senderUnanswerable ? 'border-amber-200 bg-amber-50 text-amber-900' : 'border-slate-200 bg-slate-50 text-slate-700'}`} data-mail-sender>
             <p>
-              Emails come from <span className="font-semibold break-all">{sender}</span>.{' '}
+              Emails come from <span className="font-semibold [overflow-wrap:anywhere]">{sender}</span>.{' '}
               {mailFromSet ? (
                 <>
                   It is set on the server with <code className="font-mono">MAIL_FROM</code>; whoever runs the server changes it there.
@@ -100,7 +100,7 @@ export default function GeneralSettingsEditor({ settings, version, contactEmail,
             placeholder={contactEmail}
             hint={
               <>
-                Replies to the confirmation, audit report and follow-up emails of a lead with an owner go to the owner; of any other lead, here. Empty: <span className="break-all">{contactEmail}</span>, the contact
+                Replies to the confirmation, audit report and follow-up emails of a lead with an owner go to the owner; of any other lead, here. Empty: <span className="[overflow-wrap:anywhere]">{contactEmail}</span>, the contact
                 email of the site texts’ footer.
               </>
             }
