@@ -9,7 +9,6 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { invalidateMemos } from '../../src/server/cache/memo';
 import { activityLog, appConfig, mailQueue } from '../../src/server/db/schema';
-import { readSession } from '../../src/server/guards/session';
 import { submitAuditRequest } from '../../src/server/modules/audit/service';
 import { revertOffers } from '../../src/server/modules/activity/revert-offers';
 import { activityPage } from '../../src/server/modules/activity/service';
@@ -20,6 +19,7 @@ import { documentChanges } from '../../src/shared/document-changes';
 import { DEFAULT_GENERAL_SETTINGS, GENERAL_SETTINGS_KEY } from '../../src/shared/general-settings';
 import { auditSubmissionOf } from '../../src/shared/schemas/audit';
 import { createAuthHarness, randomIp, type AuthHarness, type Browser } from '../support/auth';
+import { actionCaller } from '../support/call-action';
 
 vi.mock('astro:actions', async () => {
   const server = await import('../../node_modules/astro/dist/actions/runtime/server.js');
@@ -45,14 +45,7 @@ const activities = () => h.handle.db.select().from(activityLog).orderBy(activity
 const lastEntry = async () => (await activities()).at(-1)!;
 const storedRow = async () => (await h.handle.db.select().from(appConfig).where(eq(appConfig.key, GENERAL_SETTINGS_KEY)))[0];
 
-async function contextFor(browser: Browser | undefined, invalidate: (o: { tags: string[] }) => void) {
-  const headers = new Headers(browser ? { cookie: browser.cookieHeader } : {});
-  const found = await readSession(headers, (hs) => h.auth.api.getSession({ headers: hs }));
-  return { locals: found ? { user: found.user, session: found.session } : {}, cache: { enabled: true, invalidate } };
-}
-type Handler = { orThrow: (this: unknown, input: unknown) => Promise<unknown> };
-const call = async (action: unknown, input: unknown, browser: Browser | undefined, invalidate = vi.fn()) =>
-  (action as Handler).orThrow.call(await contextFor(browser, invalidate), input);
+const call = (action: unknown, input: unknown, browser: Browser | undefined, invalidate?: (o: { tags: string[] }) => void) => actionCaller(h)(action, input, browser, invalidate);
 
 /** A free-audit request by a new prospect (no owner): the Reply-To of its confirmation is the team's. */
 async function confirmationReplyTo(email: string): Promise<string | null> {
