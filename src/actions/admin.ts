@@ -20,6 +20,7 @@ import { restoreDefaultFaqs } from '../server/modules/faqs/service';
 import {
   documentActivityEntry,
   revertDocumentChange,
+  saveGeneralSettings,
   saveLandingLayout,
   saveSeoEntry,
   saveSiteContent,
@@ -158,6 +159,14 @@ export const admin = {
       handler: (input, ctx) => writeDocument(ctx, () => saveSeoEntry(ctx.locals.user?.id, input), ['fields']),
     }),
   },
+  /** The general settings (/admin/settings): the site's time zone and where prospects' replies go. */
+  settings: {
+    save: defineAction({
+      // The editor sends the version it opened; a caller without one (a script) saves over whatever is stored.
+      input: z.object({ version: version.optional(), settings: documentInput }),
+      handler: (input, ctx) => writeDocument(ctx, () => saveGeneralSettings(ctx.locals.user?.id, input), ['settings']),
+    }),
+  },
   /** Free-audit requests: status, internal notes, assignment. */
   audit: auditActions,
   leads: leadsActions,
@@ -168,7 +177,7 @@ export const admin = {
   activity: {
     revert: defineAction({
       input: z.object({ id: z.uuid() }),
-      // A site-wide document's entry (site texts, landing layout, SEO, chat settings) is reverted by its own engine.
+      // A site-wide document's entry (site texts, landing layout, SEO, chat or general settings) is reverted by its own engine.
       handler: async ({ id }, ctx) => {
         const documentEntry = await documentActivityEntry(id);
         if (documentEntry) return writeDocument(ctx, () => revertDocumentChange(ctx.locals.user?.id, documentEntry), []);

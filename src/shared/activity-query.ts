@@ -4,7 +4,7 @@
  * entries and nothing typed into the address bar can break the page.
  */
 import { personHref } from './lead-people';
-import { CHAT_SETTINGS_HREF } from './admin-nav';
+import { CHAT_SETTINGS_HREF, GENERAL_SETTINGS_HREF } from './admin-nav';
 
 export interface ActivityQuery {
   /** Content type ('service', 'article', …) or '' for all. */
@@ -105,6 +105,7 @@ const TYPE_LABELS: Record<string, string> = {
   'lead-mail-template': 'Email templates',
   'lead-sequence': 'Follow-up sequences',
   'chat-settings': 'Chat settings',
+  'general-settings': 'Settings',
   user: 'Users',
 };
 
@@ -132,6 +133,7 @@ const ADMIN_DOCUMENT_PAGES: Record<string, (id: string) => string> = {
   landing: () => '/admin/landing-page-config',
   seo: (path) => `/admin/seo?page=${encodeURIComponent(path)}`,
   'chat-settings': () => CHAT_SETTINGS_HREF,
+  'general-settings': () => GENERAL_SETTINGS_HREF,
   policy: (kind) => `/admin/content/${encodeURIComponent(kind)}`,
   // A person (entity id: their lower-cased email) has a page for as long as any lead has that email.
   lead: (email) => personHref(email),

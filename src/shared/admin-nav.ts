@@ -1,6 +1,7 @@
 /**
  * The admin area's sidebar: the seed's admin menu (src/shared/navigation.ts, the same links the navbar
- * shows admins) with Content opened into its content types, plus the overview, the leads and the activity log.
+ * shows admins) with Content opened into its content types, plus the overview, the leads, the activity log
+ * and the general settings.
  */
 import { ADMIN_NAV_LINKS, type NavLink } from './navigation';
 
@@ -33,12 +34,20 @@ export const CHAT_TABS: readonly NavLink[] = [
   { href: CHAT_SETTINGS_HREF, label: 'Settings' },
 ];
 
+/** The general settings (decision 055): the site's time zone and where prospects' replies go. */
+export const GENERAL_SETTINGS_HREF = '/admin/settings';
+/** The time zone's field there: where every "change zone" link goes. */
+export const TIME_ZONE_SETTING_HREF = `${GENERAL_SETTINGS_HREF}#time-zone`;
+/** The reply address's field there. */
+export const REPLY_TO_SETTING_HREF = `${GENERAL_SETTINGS_HREF}#replies`;
+
 export const ADMIN_SIDEBAR: readonly AdminNavItem[] = [
   { href: '/admin', label: 'Overview' },
   // The page the owner opens every morning: every person who became a lead, with their timeline.
   { href: '/admin/leads', label: 'Leads' },
   ...ADMIN_NAV_LINKS.map((link) => (link.href === '/admin/content' ? { ...link, children: [...CONTENT_TYPE_LINKS, ...CONTENT_TOOL_LINKS] } : link)),
   { href: '/admin/activity', label: 'Activity' },
+  { href: GENERAL_SETTINGS_HREF, label: 'Settings' },
 ];
 
 /** Whether a sidebar link is the current page or one of its sub-pages (the overview matches itself only). */

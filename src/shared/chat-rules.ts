@@ -1,10 +1,11 @@
 /**
- * The chat's pure rules (docs/chat-api.md): business hours in the settings' time zone, when the widget asks
+ * The chat's pure rules (docs/chat-api.md): business hours in the site's time zone, when the widget asks
  * for contact details (a person asked for: src/shared/person-request.ts), and the visitor's inputs (a message, the
  * contact form). Browser-safe: the panel validates with the same schemas the server enforces.
  */
 import { emailField } from './auth-schemas';
 import { CHAT_LIMITS, WEEKDAYS, type BusinessHours, type ChatAskContact, type Weekday } from './chat';
+import { wallClockIn } from './dates';
 import { asksForPerson } from './person-request';
 import { hasControlCharacters, isCleanLine } from './text-controls';
 import { z } from './zod';
@@ -12,36 +13,21 @@ import { z } from './zod';
 // ---------------------------------------------------------------------------------------------------------
 // Business hours.
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** One formatter per time zone (building one is the expensive part). */
-function wallClockFormatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
 /** The weekday and "HH:MM" on the wall clock of `timeZone` at `now` (Intl applies the zone's DST rules). */
 export function wallClock(timeZone: string, now: Date): { day: Weekday; time: string } {
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = wallClockFormatter(timeZone).formatToParts(now);
-  } catch {
-    // The settings schema only stores known zones; a runtime without this one falls back to UTC.
-    parts = wallClockFormatter('UTC').formatToParts(now);
-  }
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  const day = part('weekday').toLowerCase() as Weekday;
-  return { day: WEEKDAYS.includes(day) ? day : 'monday', time: `${part('hour').padStart(2, '0')}:${part('minute').padStart(2, '0')}` };
+  const w = wallClockIn(now, timeZone);
+  // WEEKDAYS starts on Monday; getUTCDay on Sunday.
+  const day = WEEKDAYS[(new Date(Date.UTC(w.year, w.month - 1, w.day)).getUTCDay() + 6) % 7]!;
+  return { day, time: `${String(w.hour).padStart(2, '0')}:${String(w.minute).padStart(2, '0')}` };
 }
 
-/** Inside the opening hours of that weekday (from inclusive, to exclusive); hours switched off: always. */
-export function isWithinBusinessHours(hours: BusinessHours, now: Date): boolean {
+/**
+ * Inside the opening hours of that weekday in the site's time zone (from inclusive, to exclusive); hours
+ * switched off: always.
+ */
+export function isWithinBusinessHours(hours: BusinessHours, timeZone: string, now: Date): boolean {
   if (!hours.enabled) return true;
-  const { day, time } = wallClock(hours.timeZone, now);
+  const { day, time } = wallClock(timeZone, now);
   const today = hours.days[day];
   return today.open && time >= today.from && time < today.to;
 }

@@ -54,23 +54,16 @@ const dayHours = z
   .object({ open: z.boolean().default(false), from: time.default('09:00'), to: time.default('17:00') })
   .refine((d) => !d.open || d.from < d.to, { message: 'must close after it opens', path: ['to'] });
 
-/** An IANA time zone the runtime knows ("Europe/Berlin"). */
-export function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return value.length > 0;
-  } catch {
-    return false;
-  }
-}
-
 const weekdayDefault = { open: true, from: '09:00', to: '17:00' };
 const weekendDefault = { open: false, from: '09:00', to: '17:00' };
 
+/**
+ * When a person can answer, read in the site's time zone (a general setting since decision 055; documents
+ * saved before carry their own `timeZone`, which the schema drops: see legacyChatTimeZone).
+ */
 export const businessHoursSchema = z.object({
   /** Off: the widget is always "online" (the assistant answers at any hour). */
   enabled: z.boolean().default(false),
-  timeZone: z.string().max(64).refine(isTimeZone, 'must be a time zone like Europe/London').default('UTC'),
   days: z
     .object(Object.fromEntries(WEEKDAYS.map((d) => [d, dayHours.default(d === 'saturday' || d === 'sunday' ? weekendDefault : weekdayDefault)])) as Record<Weekday, z.ZodDefault<typeof dayHours>>)
     .prefault({}),
@@ -179,6 +172,23 @@ export function chatSettingsSchemaFor(llmOrigin: string | undefined) {
     const problem = llmEndpointProblem(s.llm.endpoint, llmOrigin);
     if (problem) ctx.addIssue({ code: 'custom', path: ['llm', 'endpoint'], message: problem });
   });
+}
+
+/**
+ * The zone a chat settings document or activity entry holds from before the site's time zone became a
+ * general setting (decision 055: `businessHours.timeZone`), or undefined.
+ */
+export function legacyChatTimeZone(value: unknown): string | undefined {
+  const hours = value && typeof value === 'object' ? (value as { businessHours?: unknown }).businessHours : undefined;
+  const zone = hours && typeof hours === 'object' ? (hours as { timeZone?: unknown }).timeZone : undefined;
+  return typeof zone === 'string' ? zone : undefined;
+}
+
+/** A chat settings document as it is stored since decision 055: without the zone of its business hours. */
+export function withoutLegacyTimeZone(value: unknown): unknown {
+  if (legacyChatTimeZone(value) === undefined) return value;
+  const { timeZone: _moved, ...hours } = (value as { businessHours: Record<string, unknown> }).businessHours;
+  return { ...(value as object), businessHours: hours };
 }
 
 /** What every public page carries (the same for everyone, cached under the `chat` tag): no hours, no LLM. */

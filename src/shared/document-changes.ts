@@ -1,15 +1,18 @@
 /**
  * The activity log's view of a change to a site-wide document (the site texts, the landing page layout,
- * an SEO entry, the chat settings) or a policy page. Both versions are first completed as the site shows
+ * an SEO entry, the chat settings, the general settings) or a policy page. Both versions are first completed as the site shows
  * them — a document never saved is its defaults, so the first save of the site texts lists the one
  * headline it changed, not eleven sections — then compared field by field (activity-diff's diffFields)
  * and named as the editing forms name the fields ("Hero › Headline"). Pure: the page and the tests call it.
  *
  * The names repeat the forms' labels (src/features/admin-site-texts, admin-seo, admin-chat, admin-landing,
- * admin-policies); tests/unit/document-changes.test.ts fails when a form's label and its name here part.
+ * admin-policies, admin-settings); tests/unit/document-changes.test.ts fails when a form's label and its
+ * name here part.
  */
 import { diffFields, LABEL_SEPARATOR, type FieldChange, type FieldNames } from './activity-diff';
-import { CHAT_ASK_CONTACT_LABELS, chatSettingsSchema, DEFAULT_CHAT_SETTINGS, WEEKDAYS, type Weekday } from './chat';
+import { CHAT_ASK_CONTACT_LABELS, chatSettingsSchema, DEFAULT_CHAT_SETTINGS, legacyChatTimeZone, WEEKDAYS, type ChatSettings, type Weekday } from './chat';
+import { DEFAULT_TIME_ZONE, formatInZone } from './dates';
+import { resolveGeneralSettings, TIME_ZONE_NOT_CHOSEN } from './general-settings';
 import { configFromLayout, LANDING_BLOCK_LABELS, layoutFromConfig } from './landing';
 import { SEO_DEFAULTS_PATH } from './page-seo';
 import { POLICY_ENTITY_TYPE, POLICY_TITLES, type PolicyKind } from './policies';
@@ -84,6 +87,7 @@ export const CHAT_SETTINGS_FIELDS: FieldNames = {
     label: 'Business hours',
     fields: {
       enabled: 'Use business hours',
+      // Entries logged before decision 055 (the zone is a general setting now) still show its changes.
       timeZone: 'Time zone',
       days: {
         label: 'Opening hours',
@@ -96,22 +100,48 @@ export const CHAT_SETTINGS_FIELDS: FieldNames = {
   llm: { label: 'AI answers', fields: { enabled: 'Use AI answers', endpoint: 'Endpoint', model: 'Model' } },
 };
 
+/** The general settings editor (/admin/settings). */
+export const GENERAL_SETTINGS_FIELDS: FieldNames = {
+  timeZone: 'Time zone',
+  replyTo: 'Replies to emails go to',
+};
+
 /** A policy's editor: its rich text ("Privacy Policy text"), and whether the page shows the built-in text. */
 export const policyFields = (kind: PolicyKind): FieldNames => ({ html: `${POLICY_TITLES[kind]} text`, isDefault: 'Built-in text' });
 
 const isPolicyKind = (id: string): id is PolicyKind => Object.hasOwn(POLICY_TITLES, id);
 
-/** An instant as the activity page writes times ("2025-03-14 08:30 UTC"); anything else as it is. */
-function readableInstant(value: unknown): unknown {
+/** An instant as the activity page writes times ("14 Mar 2025, 09:30" in the site's zone); anything else as it is. */
+function readableInstant(value: unknown, timeZone: string): unknown {
   if (typeof value !== 'string' || value === '') return value;
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return Number.isNaN(date.getTime()) ? value : formatInZone(date, timeZone, 'date-hour-minute');
+}
+
+interface ShownContext {
+  /** The entry's other side (after for before, before for after). */
+  other: unknown;
+  /** The site's time zone, which the page names in its header. */
+  timeZone: string;
 }
 
 interface DocumentView {
   names(id: string): FieldNames;
   /** The stored value (null: never saved, or removed back to the defaults) as the site shows it. */
-  shown(value: unknown): unknown;
+  shown(value: unknown, context: ShownContext): unknown;
+}
+
+/**
+ * The chat settings as the site showed them. An entry logged before decision 055 keeps its business hours'
+ * zone (the schema no longer has it), and its "never saved" side the zone the defaults had then (UTC).
+ */
+function shownChatSettings(value: unknown, { other }: ShownContext): unknown {
+  const withZone = (settings: ChatSettings, timeZone: string) => ({ ...settings, businessHours: { ...settings.businessHours, timeZone } });
+  if (value === null || value === undefined) return legacyChatTimeZone(other) === undefined ? DEFAULT_CHAT_SETTINGS : withZone(DEFAULT_CHAT_SETTINGS, DEFAULT_TIME_ZONE);
+  const parsed = chatSettingsSchema.safeParse(value);
+  if (!parsed.success) return value;
+  const zone = legacyChatTimeZone(value);
+  return zone === undefined ? parsed.data : withZone(parsed.data, zone);
 }
 
 const DOCUMENT_VIEWS: Record<string, DocumentView> = {
@@ -119,15 +149,19 @@ const DOCUMENT_VIEWS: Record<string, DocumentView> = {
   landing: { names: () => LANDING_LAYOUT_FIELDS, shown: (value) => configFromLayout(layoutFromConfig(value)) },
   seo: {
     names: seoFields,
-    shown: (value) => {
+    shown: (value, { timeZone }) => {
       const entry = { ...EMPTY_SEO_ENTRY, ...(value && typeof value === 'object' ? value : {}) };
-      return { ...entry, publishedTime: readableInstant(entry.publishedTime), modifiedTime: readableInstant(entry.modifiedTime) };
+      return { ...entry, publishedTime: readableInstant(entry.publishedTime, timeZone), modifiedTime: readableInstant(entry.modifiedTime, timeZone) };
     },
   },
-  'chat-settings': {
-    names: () => CHAT_SETTINGS_FIELDS,
-    // A stored document the schema no longer takes is compared as it is: the log shows what was there.
-    shown: (value) => (value === null || value === undefined ? DEFAULT_CHAT_SETTINGS : (chatSettingsSchema.safeParse(value).data ?? value)),
+  // A stored document the schema no longer takes is compared as it is: the log shows what was there.
+  'chat-settings': { names: () => CHAT_SETTINGS_FIELDS, shown: shownChatSettings },
+  'general-settings': {
+    names: () => GENERAL_SETTINGS_FIELDS,
+    shown: (value) => {
+      const settings = resolveGeneralSettings(value);
+      return { ...settings, timeZone: settings.timeZone ?? TIME_ZONE_NOT_CHOSEN };
+    },
   },
   [POLICY_ENTITY_TYPE]: { names: (id) => (isPolicyKind(id) ? policyFields(id) : {}), shown: (value) => value },
 };
@@ -136,8 +170,10 @@ const DOCUMENT_VIEWS: Record<string, DocumentView> = {
  * The changes of an activity entry about a site-wide document or a policy, field by field with the form's
  * labels; undefined for any other entry (a content record: diffRecords).
  */
-export function documentChanges(entry: { entityType: string; entityId: string; before: unknown; after: unknown }): FieldChange[] | undefined {
+export function documentChanges(entry: { entityType: string; entityId: string; before: unknown; after: unknown }, timeZone: string = DEFAULT_TIME_ZONE): FieldChange[] | undefined {
   const view = Object.hasOwn(DOCUMENT_VIEWS, entry.entityType) ? DOCUMENT_VIEWS[entry.entityType] : undefined;
   if (!view) return undefined;
-  return diffFields(view.shown(entry.before ?? null), view.shown(entry.after ?? null), view.names(entry.entityId));
+  const before = entry.before ?? null;
+  const after = entry.after ?? null;
+  return diffFields(view.shown(before, { other: after, timeZone }), view.shown(after, { other: before, timeZone }), view.names(entry.entityId));
 }

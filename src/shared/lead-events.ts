@@ -3,7 +3,7 @@
  * and the admin overview's period and source rules. Pure: no server imports.
  */
 import { sanitizeSitePath } from './auth-schemas';
-import { addDays, dayKeyIn, DEFAULT_TIME_ZONE, startOfDayIn } from './dates';
+import { addDays, dayKeyIn, DEFAULT_TIME_ZONE, formatDay, startOfDayIn } from './dates';
 import { cleanAttribution, type AttributionKey, type AuditAttribution } from './schemas/audit';
 import { OTHER } from './utm';
 import { z } from './zod';
@@ -146,10 +146,8 @@ export function sourceLabel(s: LeadSource): string {
   return s.referrerHost || 'Direct';
 }
 
-/** A day key (YYYY-MM-DD, a calendar day: no zone to apply) as the overview shows it: "Wed 25 Nov". */
-export function dayLabel(day: string): string {
-  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
-}
+/** A day key (YYYY-MM-DD, a calendar day: no zone to apply) as the overview's charts show it: "Wed 25 Nov". */
+export const dayLabel = (day: string): string => formatDay(day, 'weekday-day');
 
 /** Where a lead came from as label/value pairs, in the order the admin pages and the emails list them. */
 export function attributionFacts(a: AuditAttribution): [string, string][] {

@@ -3,7 +3,7 @@
  * and the timeline's merge, paging and grouping rules. Pure: no server imports.
  */
 import { ADMIN_LIST_PER_PAGE } from './admin-list';
-import { dayKeyIn } from './dates';
+import { dayKeyIn, formatDay } from './dates';
 import { isLeadKind, type LeadKind } from './lead-events';
 import { isLeadStage, type LeadStage } from './schemas/lead-work';
 
@@ -268,10 +268,8 @@ export function cursorOf(raw: string | null): Date | undefined {
   return Number.isNaN(at.getTime()) ? undefined : at;
 }
 
-const dayFormat = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-
-/** A day key (YYYY-MM-DD, a calendar day: no zone to apply) as a timeline heading: "Wednesday 25 November 2026". */
-export const dayHeading = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
+/** A day key (YYYY-MM-DD, a calendar day: no zone to apply) as a timeline heading or a follow-up day: "Wed, 25 Nov 2026". */
+export const dayHeading = (day: string) => formatDay(day, 'weekday-date');
 
 /** A follow-up day (a day key) beside today's in the site's time zone: due today, overdue, or still to come. */
 export function followUpLabel(day: string, today: string): string {

@@ -3,6 +3,7 @@
  * hidden from visitors or incomplete, each with where to fix it. Pure (the overview service gathers the
  * facts), so every rule is unit-tested; an empty list means nothing needs the owner.
  */
+import { REPLY_TO_SETTING_HREF, TIME_ZONE_SETTING_HREF } from './admin-nav';
 import { EMPTY_STATES } from './constants';
 import { addressOf, isUnanswerableSender } from './mail-address';
 import { siteContentSchema, type SiteContent } from './site-content';
@@ -21,7 +22,7 @@ export interface AttentionFacts {
 }
 
 /** Where the general settings are edited (the time zone and where replies go). */
-export const GENERAL_SETTINGS_HREF = '/admin/settings';
+export { GENERAL_SETTINGS_HREF } from './admin-nav';
 
 export interface AttentionItem {
   /** Stable key (tests, data attributes). */
@@ -65,12 +66,12 @@ export function attentionItems(f: AttentionFacts): AttentionItem[] {
       key: 'mail-replies',
       tone: 'warning',
       text: `Emails go out from ${addressOf(f.mail.sender)}, which nobody reads, and no reply address is set: prospects' replies to their confirmation, report and follow-ups reach ${f.site.footer.contactEmail} (the contact email) unless their lead has an owner. Choose where replies go; whoever runs the server sets MAIL_FROM to a real sender.`,
-      href: GENERAL_SETTINGS_HREF,
+      href: REPLY_TO_SETTING_HREF,
       action: 'Choose where replies go',
     });
   }
   if (!f.timeZoneChosen) {
-    items.push({ key: 'time-zone', tone: 'info', text: 'The site’s time zone is not set: times, days and quiet hours are in UTC.', href: GENERAL_SETTINGS_HREF, action: 'Set the time zone' });
+    items.push({ key: 'time-zone', tone: 'info', text: 'The site’s time zone is not set: times, days and quiet hours are in UTC.', href: TIME_ZONE_SETTING_HREF, action: 'Set the time zone' });
   }
   if (f.services === 0) {
     items.push({ key: 'no-services', tone: 'warning', text: `There are no services: the site says “${EMPTY_STATES.services}”.`, href: '/admin/services/new', action: 'Add a service' });

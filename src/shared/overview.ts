@@ -2,7 +2,8 @@
  * The admin overview's "Site and leads" rules (decisions 014, 032): the period's day keys (days of the
  * site's time zone), the conversion rate visitor → lead and how numbers read on the page. Pure.
  */
-import { dayLabel, periodDays, type LeadPeriodRange } from './lead-events';
+import { formatDay } from './dates';
+import { periodDays, type LeadPeriodRange } from './lead-events';
 import { OTHER } from './utm';
 
 /**
@@ -16,8 +17,8 @@ export function periodDayKeys(range: LeadPeriodRange): { previousStart: string; 
 /** The period's days oldest first (the order a chart reads left to right). */
 export const chronologicalDays = (range: LeadPeriodRange): string[] => periodDays(range).reverse();
 
-/** "Wed 25 Nov" → "25 Nov": a chart's axis label. */
-export const shortDayLabel = (day: string) => dayLabel(day).split(' ').slice(1).join(' ');
+/** "25 Nov": a chart's axis label. */
+export const shortDayLabel = (day: string) => formatDay(day, 'day-month');
 
 /**
  * Conversion rate visitor → lead: people who became leads ÷ unique visitors (the sum of the days'

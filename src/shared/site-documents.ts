@@ -1,11 +1,12 @@
 /**
  * The site-wide documents an admin edits besides the content records: the site texts, the landing page
- * layout, the SEO entries and the chat settings. Names shared by the server (activity log, Actions) and the editors.
+ * layout, the SEO entries, the chat settings and the general settings. Names shared by the server (activity
+ * log, Actions) and the editors.
  */
 import { fieldErrorsByPath } from './schemas/catalog';
 
 /** The activity log's entity types of these documents. */
-export const DOCUMENT_TYPES = ['site-content', 'landing', 'seo', 'chat-settings'] as const;
+export const DOCUMENT_TYPES = ['site-content', 'landing', 'seo', 'chat-settings', 'general-settings'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
 export const isDocumentType = (type: string): type is DocumentType => (DOCUMENT_TYPES as readonly string[]).includes(type);

@@ -53,6 +53,10 @@ function inputFor(action: string, content: ContentFile, anyActivityId: string): 
       return { ids: records.map((r) => r.id).reverse() };
     case 'revert':
       return { id: anyActivityId };
+    case 'save':
+      // The general settings: a member's save would change the site's time zone and where replies go.
+      if (parts[1] === 'settings') return { settings: { timeZone: 'Asia/Tokyo', replyTo: `${PROBE}@example.com` } };
+      return record ? { id: record.id, fields: probeFields(record) } : { id: PROBE };
     case 'saveSettings':
       // The chat switched off: an admin's save would change every public page (and add an activity entry).
       return { value: { ...DEFAULT_CHAT_SETTINGS, enabled: false } };
@@ -91,7 +95,7 @@ test('the generated lists hold the admin pages, Actions and API routes', () => {
   expect(ADMIN_PATHS).toEqual(expect.arrayContaining(['/admin', '/admin/activity', '/admin/content/transfer', '/admin/services', '/admin/services/new']));
   expect(ADMIN_PATHS.some((p) => /^\/admin\/services\/no-such-record/.test(p))).toBe(true);
   expect(ADMIN_ACTIONS).toEqual(
-    expect.arrayContaining(['admin.services.create', 'admin.services.update', 'admin.services.remove', 'admin.activity.revert', 'admin.chat.saveSettings', 'admin.chat.reply', 'admin.chat.markRead']),
+    expect.arrayContaining(['admin.services.create', 'admin.services.update', 'admin.services.remove', 'admin.activity.revert', 'admin.chat.saveSettings', 'admin.settings.save', 'admin.chat.reply', 'admin.chat.markRead']),
   );
   expect(ADMIN_PATHS).toEqual(expect.arrayContaining(['/admin/chat-settings', '/admin/chat-settings/settings', '/admin/chat-settings/no-such-record-7f3a9c']));
   expect(ADMIN_API_ROUTES.map((r) => r.path)).toEqual(expect.arrayContaining(['/api/admin/content/export', '/api/admin/content/import', '/api/admin/users/export']));

@@ -64,8 +64,8 @@ test('"Chat" in the admin menu opens the chat inbox; the settings are one tab aw
     await expect(page).toHaveTitle(/^Chat inbox · Admin/);
     const tabs = page.getByRole('navigation', { name: 'Chat' });
     await expect(tabs.getByRole('link', { name: /^Inbox/ })).toHaveAttribute('aria-current', 'page');
-    // The header's time-zone link goes to where the zone is set: the settings' business hours.
-    await expect(page.locator('[data-admin-time-zone]').getByRole('link', { name: 'change zone' })).toHaveAttribute('href', '/admin/chat-settings/settings#business-hours');
+    // The header's time-zone link goes to where the zone is set: the general settings.
+    await expect(page.locator('[data-admin-time-zone]').getByRole('link', { name: 'change zone' })).toHaveAttribute('href', '/admin/settings#time-zone');
     await shot(page, `inbox-${viewport.width}`);
 
     await tabs.getByRole('link', { name: 'Settings' }).click();

@@ -284,6 +284,7 @@ test('the admin emails a lead from a template: the preview fills it in, the mail
   await expect.poll(() => newestMailTo(email)?.includes('Still thinking about'), { timeout: 15_000 }).toBe(true);
   const raw = newestMailTo(email)!;
   const { admin } = savedAccounts();
+  // Named (the mail writer quotes a name only when it must).
   expect(raw).toMatch(new RegExp(`^Reply-To: "?${admin.firstName} ${admin.lastName}"? <${admin.email.replace(/[.+]/g, '\\$&')}>`, 'im'));
   // The sender is named as the business (MAIL_FROM is not set on the test server).
   expect(raw).toMatch(/^From: "?Autoflow Agency"? <no-reply@localhost>/im);

@@ -11,7 +11,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { startAuditFixtureSites, type AuditFixtureSites, EVIL_RAN_FLAG } from '../support/audit-fixture-sites';
-import { ADMIN_STATE, createVerifiedAccount, freshClientIp, gotoHydrated, linkFromOutbox, logInViaUi, type TestAccount } from './support/accounts';
+import { ADMIN_STATE, createVerifiedAccount, freshClientIp, gotoHydrated, linkFromOutbox, logInViaUi, mailsTo, type TestAccount } from './support/accounts';
 import { VIEWPORTS } from './support/public-pages';
 
 test.use({ storageState: ADMIN_STATE });
@@ -165,6 +165,9 @@ test('the admin writes, previews and sends the report; the requester opens the p
 
   // The requester opens the emailed link (not signed in): the report, private, unindexed, no Referer sent on.
   const link = await linkFromOutbox(member.email, '/audit-report/');
+  // When the link stops working: the one date form, on the site's clock, the zone named once (decision 055).
+  const until = /works until (\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d \([^)]+\))\./.exec(mailsTo(member.email).find((m) => m.includes(link)) ?? '')?.[1];
+  expect(until, 'the report mail says until when its link works').toBeDefined();
   const reader = await page.context().browser()!.newContext({ storageState: { cookies: [], origins: [] } });
   const tab = await reader.newPage();
   const response = await tab.goto(link);
@@ -177,6 +180,8 @@ test('the admin writes, previews and sends the report; the requester opens the p
   await expect(tab.locator(`[data-report-check="${noted}"] [data-report-note]`)).toContainText('We can move you to HTTPS in a day.');
   await expect(tab.locator(`[data-report-check="${left}"]`)).toHaveCount(0);
   await expect(tab.getByRole('link', { name: /Book a free call/ })).toBeVisible();
+  await expect(tab.locator('[data-audit-report] header')).toContainText(/, checked \d{1,2} [A-Z][a-z]{2} \d{4}\b/);
+  await expect(tab.getByText(`its link works until ${until}.`, { exact: false })).toBeVisible();
   // The page sends no Referer (its address is the key): its book-a-call click is still counted.
   const beacon = tab.waitForResponse((r) => r.url().endsWith('/api/lead-events'));
   await tab.getByRole('link', { name: /Book a free call/ }).click({ modifiers: ['ControlOrMeta'] });

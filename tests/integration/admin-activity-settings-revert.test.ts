@@ -2,7 +2,8 @@
  * Every settings change is revertible from the activity log, the way the page does it: the page offers
  * Revert on the entry (revertOffers), and its button calls admin.activity.revert, which puts the document
  * back, records the revert, and drops the cache tags of the pages that show it. Once per kind: the site
- * texts, an SEO entry, the landing page layout, the chat settings and a policy. An entry the document has
+ * texts, an SEO entry, the landing page layout, the chat settings, the general settings and a policy (and a
+ * chat settings entry from before the time zone became a general setting). An entry the document has
  * moved on from is not offered: the page says why, with the message the Action refuses it with.
  */
 import { eq } from 'drizzle-orm';
@@ -17,7 +18,8 @@ import { getPolicy } from '../../src/server/modules/pages/service';
 import { savePolicy } from '../../src/server/modules/policies/service';
 import { resolvePageSeo } from '../../src/server/modules/seo/service';
 import { getLandingBlocks, getSiteContent } from '../../src/server/modules/site/service';
-import { saveChatSettings, saveLandingLayout, saveSeoEntry, saveSiteContent } from '../../src/server/modules/site-admin/service';
+import { saveChatSettings, saveGeneralSettings, saveLandingLayout, saveSeoEntry, saveSiteContent } from '../../src/server/modules/site-admin/service';
+import { getGeneralSettings } from '../../src/server/modules/settings/general';
 import { DEFAULT_CHAT_SETTINGS } from '../../src/shared/chat';
 import { documentChanges } from '../../src/shared/document-changes';
 import { LANDING_BLOCKS } from '../../src/shared/landing';
@@ -149,6 +151,50 @@ describe('reverting a settings change from the activity log', () => {
       tags: ['chat'],
     });
     expect(await getChatSettings()).toMatchObject({ assistantName: 'Ada', enabled: true });
+  });
+
+  it('the general settings', async () => {
+    let version = '';
+    await revertsLikeThePage({
+      entityType: 'general-settings',
+      saveFirst: async () => ({ version } = await saveGeneralSettings(admin, { version, settings: { timeZone: 'Asia/Tehran', replyTo: '' } })),
+      saveSecond: async () => ({ version } = await saveGeneralSettings(admin, { version, settings: { timeZone: 'Asia/Tehran', replyTo: 'team@example.com' } })),
+      changedAgain: 'The general settings changed again',
+      tags: ['chat'],
+    });
+    expect(await getGeneralSettings()).toEqual({ timeZone: 'Asia/Tehran', replyTo: '' });
+  });
+
+  it('a chat settings entry logged before the time zone moved to the general settings: shown with its zone, reverted without it, and its revert says so', async () => {
+    const d = DEFAULT_CHAT_SETTINGS;
+    const withZone = (timeZone: string, over: Partial<typeof d> = {}) => ({ ...d, ...over, businessHours: { ...d.businessHours, timeZone } });
+    // As an upgraded site holds it: the entry as logged then, the stored document as the migration left it
+    // (its zone moved to the general settings).
+    await h.handle.db.insert(appConfig).values([
+      { key: 'chatSettings', value: { ...d, assistantName: 'Ada' } },
+      { key: 'generalSettings', value: { timeZone: 'Asia/Tokyo' } },
+    ]);
+    const [old] = await h.handle.db
+      .insert(activityLog)
+      .values({ id: crypto.randomUUID(), actorId: admin, actorEmail: 'owner@example.com', action: 'update', entityType: 'chat-settings', entityId: 'chatSettings', summary: 'Updated the chat settings: assistant name, business hours', before: withZone('Europe/Berlin'), after: withZone('Asia/Tokyo', { assistantName: 'Ada' }) })
+      .returning();
+    expect(documentChanges(old!)?.map((c) => [c.label, c.before, c.after])).toEqual([
+      ['Assistant name', d.assistantName, 'Ada'],
+      ['Business hours › Time zone', 'Europe/Berlin', 'Asia/Tokyo'],
+    ]);
+    expect((await pageOffers()).get(old!.id)).toEqual({ offered: true });
+
+    expect(await revertFromPage(old!.id)).toEqual(['chat']);
+    const stored = (await h.handle.db.select().from(appConfig).where(eq(appConfig.key, 'chatSettings')))[0]!.value;
+    expect(stored).toEqual(d);
+    expect(await getChatSettings()).toEqual(d);
+    expect(await getGeneralSettings()).toEqual({ timeZone: 'Asia/Tokyo', replyTo: '' });
+    expect(await lastEntry()).toMatchObject({
+      action: 'revert',
+      revertOf: old!.id,
+      summary: "Reverted a change to the chat settings (its time zone, Europe/Berlin, was left out: the site's time zone is in Settings now)",
+      after: d,
+    });
   });
 
   it('a policy', async () => {

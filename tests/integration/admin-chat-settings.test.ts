@@ -15,6 +15,7 @@ import { activityLog, appConfig } from '../../src/server/db/schema';
 import { readSession } from '../../src/server/guards/session';
 import { CHAT_SETTINGS_KEY, getChatSettings } from '../../src/server/modules/chat/settings';
 import { chatSettingsForEditor, revertDocumentChange, saveChatSettings } from '../../src/server/modules/site-admin/service';
+import { siteTimeZone } from '../../src/server/modules/site/time-zone';
 import { DEFAULT_CHAT_SETTINGS, publicChatConfig, type ChatSettings } from '../../src/shared/chat';
 import { createAuthHarness, type AuthHarness, type Browser } from '../support/auth';
 
@@ -64,15 +65,19 @@ describe('saving the chat settings', () => {
     });
 
     // Switching off leads the summary; other changes follow.
-    const off = { ...mine, enabled: false, businessHours: { ...mine.businessHours, enabled: true, timeZone: 'Europe/Berlin' } };
-    const second = await saveChatSettings(admin, { value: off, expectedUpdatedAt: first.version });
+    const off = { ...mine, enabled: false, businessHours: { ...mine.businessHours, enabled: true } };
+    // A zone sent with the hours (an old script) is not kept: the site's time zone is a general setting (decision 055).
+    const second = await saveChatSettings(admin, { value: { ...off, businessHours: { ...off.businessHours, timeZone: 'Europe/Berlin' } }, expectedUpdatedAt: first.version });
     expect((await lastEntry()).summary).toBe('Updated the chat settings: switched the chat off, business hours');
     expect((await lastEntry()).before).toEqual(mine);
+    expect((await lastEntry()).after).toEqual(off);
+    invalidateMemos(['chat']);
+    expect(await siteTimeZone()).toBe('UTC');
 
     // Another tab that opened before the last save is told who saved; nothing is overwritten.
     await expect(saveChatSettings(admin, { value: { ...mine, greeting: 'Theirs' }, expectedUpdatedAt: first.version })).rejects.toMatchObject({
       code: 'CONFLICT',
-      message: expect.stringMatching(/^owner@example\.com saved the chat settings at \d\d:\d\d UTC/),
+      message: expect.stringMatching(/^owner@example\.com saved the chat settings at \d\d:\d\d, after you opened this page/),
     });
     // The same save retried (its answer lost) is accepted without a new entry.
     expect(await saveChatSettings(admin, { value: off, expectedUpdatedAt: first.version })).toEqual({ id: CHAT_SETTINGS_KEY, version: second.version, tags: [] });
@@ -89,7 +94,7 @@ describe('saving the chat settings', () => {
         { kind: 'link', label: 'Click', value: 'javascript:alert(1)' },
         { kind: 'message', label: 'x'.repeat(41), value: 'Hi' },
       ],
-      businessHours: { ...base.businessHours, timeZone: 'Mars/Olympus', days: { ...base.businessHours.days, monday: { open: true, from: '18:00', to: '09:00' } } },
+      businessHours: { ...base.businessHours, days: { ...base.businessHours.days, monday: { open: true, from: '18:00', to: '09:00' } } },
       llm: { enabled: true, endpoint: 'ftp://llm.example', model: '' },
     };
     await expect(saveChatSettings(admin, { value: bad, expectedUpdatedAt: '' })).rejects.toMatchObject({
@@ -99,7 +104,6 @@ describe('saving the chat settings', () => {
         accentColor: 'Is too light for white text (needs 4.5:1 contrast)',
         'quickReplies.0.value': 'Must be a path like /free-audit or an https:// address',
         'quickReplies.1.label': expect.any(String),
-        'businessHours.timeZone': 'Must be a time zone like Europe/London',
         'businessHours.days.monday.to': 'Must close after it opens',
         'llm.endpoint': 'Must be an https:// address',
       },

@@ -101,7 +101,7 @@ describe('saving a policy', () => {
     expect((await savePolicy(owner.userId, 'terms', { version: opened.version, html: '<p>First admin’s terms</p>' })).tags).toEqual([]);
     await expect(savePolicy(member.userId, 'terms', { version: opened.version, html: '<p>Second admin’s terms</p>' })).rejects.toMatchObject({
       code: 'CONFLICT',
-      message: expect.stringMatching(/^owner@example\.com saved this terms of service at \d\d:\d\d UTC, after you opened it\. Your changes are kept here/),
+      message: expect.stringMatching(/^owner@example\.com saved this terms of service at \d\d:\d\d, after you opened it\. Your changes are kept here/),
     });
     expect((await getPolicyForEditor('terms')).html).toBe('<p>First admin’s terms</p>');
     // With the current version, the second admin's save goes through.

@@ -115,7 +115,7 @@ describe('site texts', () => {
     const theirs = { ...opened.content, siteName: 'Other Name' };
     await expect(saveSiteContent(admin, { version: opened.version, content: theirs })).rejects.toMatchObject({
       code: 'CONFLICT',
-      message: expect.stringMatching(/^owner@example\.com saved the site texts at \d\d:\d\d UTC, after you opened this page/),
+      message: expect.stringMatching(/^owner@example\.com saved the site texts at \d\d:\d\d, after you opened this page/),
     });
     expect((await getSiteContent()).siteName).toBe(defaults().siteName);
 

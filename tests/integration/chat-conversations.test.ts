@@ -44,6 +44,7 @@ import { findMessage } from '../../src/server/modules/chat/repository';
 import { chatSession, saveChatContact, sendVisitorMessage } from '../../src/server/modules/chat/service';
 import { CHAT_SETTINGS_KEY } from '../../src/server/modules/chat/settings';
 import { writeConfigDocument } from '../../src/server/modules/site/repository';
+import { GENERAL_SETTINGS_KEY } from '../../src/shared/general-settings';
 import InboxList from '../../src/features/admin-chat/InboxList';
 import { composeSearchAnswer, personAnswer } from '../../src/shared/chat-answer';
 import { CONTACT_NAME_NOT_CLEAN } from '../../src/shared/chat-rules';
@@ -471,9 +472,21 @@ describe('limits and the off switch', () => {
     expect(await h.handle.db.select().from(chatConversations)).toEqual([]);
   });
 
+  it('reads the business hours in the site’s time zone, a general setting', async () => {
+    // Open on Monday 09:00–10:00; Monday 00:30 UTC is 09:30 in Tokyo.
+    const mondayMorning = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: d === 'monday', from: '09:00', to: '10:00' }]));
+    await saveSettings({ businessHours: { enabled: true, days: mondayMorning } });
+    const at = new Date('2026-03-23T00:30:00Z');
+    const v = visitor();
+    expect((await chatSession(v, at)).online).toBe(false);
+    await writeConfigDocument(GENERAL_SETTINGS_KEY, { timeZone: 'Asia/Tokyo' });
+    invalidateMemos([CACHE_TAGS.chat]);
+    expect((await chatSession(v, at)).online).toBe(true);
+  });
+
   it('asks for contact details outside business hours', async () => {
     const closed = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: false }]));
-    await saveSettings({ businessHours: { enabled: true, timeZone: 'Europe/Berlin', days: closed } });
+    await saveSettings({ businessHours: { enabled: true, days: closed } });
     const v = visitor();
     const sent = await send(v, 'What is the free audit?');
     expect(sent.askContact).toBe(true);
@@ -522,7 +535,7 @@ describe('a person asked for', () => {
   });
 
   it('outside business hours promises no answer here, and asks for the details', async () => {
-    await saveSettings({ businessHours: { enabled: true, timeZone: 'Europe/Berlin', days: allClosed } });
+    await saveSettings({ businessHours: { enabled: true, days: allClosed } });
     const sent = await send(visitor(), REAL_PERSON);
     expect(sent.messages[1]!.body).toBe(personAnswer({ online: false, contactEmail: '' }).body);
     expect(sent.askContact).toBe(true);

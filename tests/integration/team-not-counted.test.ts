@@ -133,7 +133,7 @@ describe('days in the site’s time zone', () => {
   it('a view and a lead at 00:30 UTC count on the day before in New York (AT TIME ZONE), on that day in UTC', async () => {
     const now = new Date();
     const justAfterMidnightUtc = new Date(`${dayKeyIn(now, 'UTC')}T00:30:00Z`);
-    await h.handle.db.insert(appConfig).values({ key: 'chatSettings', value: { businessHours: { timeZone: 'America/New_York' } } });
+    await h.handle.db.insert(appConfig).values({ key: 'generalSettings', value: { timeZone: 'America/New_York' } });
     clearAllMemos();
     await h.handle.db.insert(leadEvents).values({ id: 'late-lead', kind: 'audit-request', email: 'late@example.com', at: justAfterMidnightUtc });
     expect((await beacon(undefined, justAfterMidnightUtc)).status).toBe(204);

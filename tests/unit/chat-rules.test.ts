@@ -3,34 +3,35 @@ import { describe, expect, it } from 'vitest';
 import { businessHoursSchema } from '../../src/shared/chat';
 import { CONTACT_NAME_NOT_CLEAN, chatContactFieldErrors, chatContactSchema, chatMessageBodySchema, isWithinBusinessHours, shouldAskContact, wallClock } from '../../src/shared/chat-rules';
 
-const hours = (over: Record<string, unknown> = {}) => businessHoursSchema.parse({ enabled: true, timeZone: 'Europe/Berlin', ...over });
+const hours = (over: Record<string, unknown> = {}) => businessHoursSchema.parse({ enabled: true, ...over });
+const BERLIN = 'Europe/Berlin';
 
 describe('isWithinBusinessHours', () => {
   it('is always true when hours are off', () => {
-    expect(isWithinBusinessHours(businessHoursSchema.parse({ enabled: false }), new Date('2026-03-28T23:00:00Z'))).toBe(true);
+    expect(isWithinBusinessHours(businessHoursSchema.parse({ enabled: false }), BERLIN, new Date('2026-03-28T23:00:00Z'))).toBe(true);
   });
 
   it('reads the wall clock of the time zone, across a daylight-saving change', () => {
     // Monday 08:30 in Berlin (CET, UTC+1): closed; a week later the same UTC time is 09:30 (CEST, UTC+2): open.
     expect(wallClock('Europe/Berlin', new Date('2026-03-23T07:30:00Z'))).toEqual({ day: 'monday', time: '08:30' });
-    expect(isWithinBusinessHours(hours(), new Date('2026-03-23T07:30:00Z'))).toBe(false);
-    expect(isWithinBusinessHours(hours(), new Date('2026-03-30T07:30:00Z'))).toBe(true);
+    expect(isWithinBusinessHours(hours(), BERLIN, new Date('2026-03-23T07:30:00Z'))).toBe(false);
+    expect(isWithinBusinessHours(hours(), BERLIN, new Date('2026-03-30T07:30:00Z'))).toBe(true);
   });
 
   it('opens at "from" and closes at "to"', () => {
-    expect(isWithinBusinessHours(hours(), new Date('2026-03-23T08:00:00Z'))).toBe(true); // 09:00
-    expect(isWithinBusinessHours(hours(), new Date('2026-03-23T15:59:00Z'))).toBe(true); // 16:59
-    expect(isWithinBusinessHours(hours(), new Date('2026-03-23T16:00:00Z'))).toBe(false); // 17:00
+    expect(isWithinBusinessHours(hours(), BERLIN, new Date('2026-03-23T08:00:00Z'))).toBe(true); // 09:00
+    expect(isWithinBusinessHours(hours(), BERLIN, new Date('2026-03-23T15:59:00Z'))).toBe(true); // 16:59
+    expect(isWithinBusinessHours(hours(), BERLIN, new Date('2026-03-23T16:00:00Z'))).toBe(false); // 17:00
   });
 
-  it('uses the weekday of the time zone, not of UTC', () => {
-    const tokyo = hours({ timeZone: 'Asia/Tokyo' });
+  it('uses the weekday of the site’s time zone, not of UTC', () => {
+    const tokyo = hours();
     // Tuesday 00:30 UTC is Tuesday 09:30 in Tokyo (open); Saturday is closed by default.
-    expect(isWithinBusinessHours(tokyo, new Date('2026-03-24T00:30:00Z'))).toBe(true);
-    expect(isWithinBusinessHours(tokyo, new Date('2026-03-28T01:00:00Z'))).toBe(false);
+    expect(isWithinBusinessHours(tokyo, 'Asia/Tokyo', new Date('2026-03-24T00:30:00Z'))).toBe(true);
+    expect(isWithinBusinessHours(tokyo, 'Asia/Tokyo', new Date('2026-03-28T01:00:00Z'))).toBe(false);
     const saturdays = hours({ days: { saturday: { open: true, from: '10:00', to: '14:00' } } });
-    expect(isWithinBusinessHours(saturdays, new Date('2026-03-28T10:00:00Z'))).toBe(true); // Saturday 11:00 Berlin
-    expect(isWithinBusinessHours(saturdays, new Date('2026-03-29T10:00:00Z'))).toBe(false); // Sunday
+    expect(isWithinBusinessHours(saturdays, BERLIN, new Date('2026-03-28T10:00:00Z'))).toBe(true); // Saturday 11:00 Berlin
+    expect(isWithinBusinessHours(saturdays, BERLIN, new Date('2026-03-29T10:00:00Z'))).toBe(false); // Sunday
   });
 });
 

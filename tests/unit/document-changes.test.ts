@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LABEL_SEPARATOR, type FieldName, type FieldNames } from '../../src/shared/activity-diff';
 import { DEFAULT_CHAT_SETTINGS } from '../../src/shared/chat';
-import { CHAT_SETTINGS_FIELDS, documentChanges, LANDING_LAYOUT_FIELDS, policyFields, seoFields, SITE_TEXT_FIELDS } from '../../src/shared/document-changes';
+import { CHAT_SETTINGS_FIELDS, documentChanges, GENERAL_SETTINGS_FIELDS, LANDING_LAYOUT_FIELDS, policyFields, seoFields, SITE_TEXT_FIELDS } from '../../src/shared/document-changes';
 import { LANDING_BLOCKS } from '../../src/shared/landing';
 import { EMPTY_SEO_ENTRY } from '../../src/shared/seo';
 import { siteContentSchema } from '../../src/shared/site-content';
@@ -58,8 +58,10 @@ describe('landing page layout, SEO, chat settings, policies', () => {
     expect(documentChanges(entry('seo', '/services', null, after))).toEqual([
       { field: 'title', label: 'Title', kind: 'added', before: undefined, after: 'Services for clinics' },
       { field: 'type', label: 'Type', kind: 'changed', before: 'Website (a page of the site)', after: 'Article (dated writing, with author and times)' },
-      { field: 'publishedTime', label: 'Published', kind: 'added', before: undefined, after: '2025-03-14 08:30 UTC' },
+      { field: 'publishedTime', label: 'Published', kind: 'added', before: undefined, after: '14 Mar 2025, 08:30' },
     ]);
+    // In the site's time zone, which the activity page names in its header.
+    expect(documentChanges(entry('seo', '/services', null, after), 'Europe/Berlin')?.at(-1)?.after).toBe('14 Mar 2025, 09:30');
     expect(documentChanges(entry('seo', '/*', null, { ...EMPTY_SEO_ENTRY, title: 'Autoflow' }))?.map((c) => c.label)).toEqual(['Site name in titles']);
   });
 
@@ -78,6 +80,29 @@ describe('landing page layout, SEO, chat settings, policies', () => {
       ['Ask visitors for their contact details', 'Only when the assistant has no answer, a person is asked for, or outside business hours', 'Before the first question'],
       ['Business hours › Opening hours › Monday › Opens', '09:00', '08:00'],
       ['Business hours › Opening hours › Saturday', 'Closed', 'Open'],
+    ]);
+  });
+
+  it('the chat settings of an entry logged before the time zone moved to the general settings still show its zone', () => {
+    const d = DEFAULT_CHAT_SETTINGS;
+    const old = (timeZone: string, from = '09:00') => ({ ...d, businessHours: { ...d.businessHours, timeZone, days: { ...d.businessHours.days, monday: { ...d.businessHours.days.monday, from } } } });
+    expect(documentChanges(entry('chat-settings', 'chatSettings', old('UTC'), old('Europe/Berlin', '08:00')))?.map((c) => [c.label, c.before, c.after])).toEqual([
+      ['Business hours › Time zone', 'UTC', 'Europe/Berlin'],
+      ['Business hours › Opening hours › Monday › Opens', '09:00', '08:00'],
+    ]);
+    // The first save then: the defaults it replaced had UTC.
+    expect(documentChanges(entry('chat-settings', 'chatSettings', null, old('Asia/Tehran')))?.map((c) => [c.label, c.before, c.after])).toEqual([['Business hours › Time zone', 'UTC', 'Asia/Tehran']]);
+    // Saves since hold no zone: none is listed.
+    expect(documentChanges(entry('chat-settings', 'chatSettings', null, { ...d, assistantName: 'Ada' }))?.map((c) => c.label)).toEqual(['Assistant name']);
+  });
+
+  it('the general settings: the zone chosen, and where replies go', () => {
+    expect(documentChanges(entry('general-settings', 'generalSettings', null, { timeZone: 'Europe/Berlin', replyTo: 'team@example.com' }))?.map((c) => [c.label, c.kind, c.before, c.after])).toEqual([
+      ['Time zone', 'changed', 'Not chosen: times are in UTC', 'Europe/Berlin'],
+      ['Replies to emails go to', 'added', undefined, 'team@example.com'],
+    ]);
+    expect(documentChanges(entry('general-settings', 'generalSettings', { timeZone: 'Europe/Berlin', replyTo: 'team@example.com' }, { timeZone: 'Europe/Berlin', replyTo: '' }))?.map((c) => [c.label, c.kind])).toEqual([
+      ['Replies to emails go to', 'removed'],
     ]);
   });
 
@@ -128,6 +153,7 @@ describe('the names are the forms’ own labels', () => {
       source('src/features/admin-chat/ChatSettingsEditor.tsx', 'src/features/admin-chat/QuickRepliesField.tsx', 'src/features/admin-chat/BusinessHoursField.tsx', 'src/features/admin-chat/AccentField.tsx', 'src/shared/chat.ts'),
     ],
     ['privacy policy', policyFields('privacy'), source('src/features/admin-policies/PolicyEditor.tsx', 'src/shared/policies.ts')],
+    ['general settings', GENERAL_SETTINGS_FIELDS, source('src/features/admin-settings/GeneralSettingsEditor.tsx', 'src/features/admin-settings/TimeZoneField.tsx')],
   ];
   it.each(forms)('%s', (_name, names, form) => {
     const missing = wordsOf(names).filter((word) => !form.includes(word.toLowerCase().replace(/^(privacy policy|terms of service) /, '')));

@@ -89,7 +89,7 @@ describe('what needs the owner’s attention', () => {
     const localhost = { ...finished, mail: { sender: '"Owner Agency" <no-reply@localhost>', replyTo: '' } };
     const [item, ...rest] = attentionItems(localhost);
     expect(rest).toEqual([]);
-    expect(item).toMatchObject({ key: 'mail-replies', tone: 'warning', href: '/admin/settings', action: 'Choose where replies go' });
+    expect(item).toMatchObject({ key: 'mail-replies', tone: 'warning', href: '/admin/settings#replies', action: 'Choose where replies go' });
     expect(item!.text).toMatch(/^Emails go out from no-reply@localhost, which nobody reads, and no reply address is set: .* reach me@owner\.example \(the contact email\)/);
     expect(keys({ ...finished, mail: { sender: 'noreply@owner.example', replyTo: '' } })).toEqual(['mail-replies']);
     // A reply address set, or a real sender: nothing to say.
@@ -98,6 +98,6 @@ describe('what needs the owner’s attention', () => {
   });
 
   it('a time zone not chosen yet', () => {
-    expect(attentionItems({ ...finished, timeZoneChosen: false })).toEqual([expect.objectContaining({ key: 'time-zone', tone: 'info', href: '/admin/settings' })]);
+    expect(attentionItems({ ...finished, timeZoneChosen: false })).toEqual([expect.objectContaining({ key: 'time-zone', tone: 'info', href: '/admin/settings#time-zone' })]);
   });
 });

@@ -1,15 +1,19 @@
 /**
- * Business hours: on or off, the time zone they are read in, and each weekday open from–to. Outside them
- * the widget shows the offline message and asks for contact details.
+ * Business hours: on or off, and each weekday open from–to, read in the site's time zone (a general
+ * setting, decision 055: the note says which and links to it). Outside them the widget shows the offline
+ * message and asks for contact details.
  */
-import { useEffect, useState } from 'react';
-import { SelectInput, Toggle } from '../../components/admin/fields';
+import { Toggle } from '../../components/admin/fields';
 import { WEEKDAYS, type BusinessHours, type Weekday } from '../../shared/chat';
+import { timeZoneLabel } from '../../shared/dates';
 
 interface Props {
   value: BusinessHours;
   onValue(path: (string | number)[], v: unknown): void;
   errors: Record<string, string>;
+  /** The site's time zone, and where it is chosen. */
+  timeZone: string;
+  timeZoneHref: string;
 }
 
 const DAY_NAMES: Record<Weekday, string> = {
@@ -21,16 +25,6 @@ const DAY_NAMES: Record<Weekday, string> = {
   saturday: 'Saturday',
   sunday: 'Sunday',
 };
-
-/**
- * The time zones this browser knows, read after hydration (the server's list may differ); the stored one is
- * always offered, so the select never shows a value it does not hold.
- */
-function useTimeZones(current: string): string[] {
-  const [zones, setZones] = useState<readonly string[]>([]);
-  useEffect(() => setZones(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []), []);
-  return [...new Set([current, 'UTC', ...zones])].sort((a, b) => (a === 'UTC' ? -1 : b === 'UTC' ? 1 : a.localeCompare(b)));
-}
 
 const timeClass =
   'block h-11 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-2 text-base text-ink shadow-sm focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600 disabled:bg-slate-50 disabled:text-slate-400 aria-[invalid=true]:border-red-600 sm:text-sm';
@@ -64,8 +58,7 @@ function TimeField({ caption, label, value, disabled, invalid, describedBy, onVa
   );
 }
 
-export function BusinessHoursField({ value, onValue, errors }: Props) {
-  const zones = useTimeZones(value.timeZone);
+export function BusinessHoursField({ value, onValue, errors, timeZone, timeZoneHref }: Props) {
   return (
     <div className="space-y-4">
       <Toggle
@@ -74,17 +67,15 @@ export function BusinessHoursField({ value, onValue, errors }: Props) {
         checked={value.enabled}
         onChecked={(v) => onValue(['businessHours', 'enabled'], v)}
       />
-      <SelectInput
-        label="Time zone"
-        value={value.timeZone}
-        onValue={(v) => onValue(['businessHours', 'timeZone'], v)}
-        options={zones.map((z) => ({ value: z, label: z.replace(/_/g, ' ') }))}
-        error={errors['businessHours.timeZone']}
-        hint="The hours below are read in this time zone, wherever the visitor is. Every time in the admin is shown in it too."
-        className="max-w-sm"
-      />
-      <fieldset className="min-w-0">
+      <fieldset className="min-w-0" aria-describedby="business-hours-zone">
         <legend className="mb-1.5 text-sm font-medium text-slate-800">Opening hours</legend>
+        <p id="business-hours-zone" className="mb-2 text-sm text-slate-600" data-business-hours-zone>
+          In the site’s time zone, <span className="font-medium text-slate-800">{timeZoneLabel(timeZone)}</span>, wherever the visitor is (
+          <a href={timeZoneHref} className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-800">
+            change it in Settings
+          </a>
+          ).
+        </p>
         <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200">
           {WEEKDAYS.map((day) => {
             const d = value.days[day];

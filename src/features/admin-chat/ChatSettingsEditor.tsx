@@ -25,13 +25,16 @@ interface Props {
   llmKeySet: boolean;
   /** LLM_API_ORIGIN, the only origin the server sends the key to ('' when unset: AI answers cannot be used). */
   llmOrigin: string;
+  /** The site's time zone (the business hours are read in it) and where it is chosen. */
+  timeZone: string;
+  timeZoneHref: string;
 }
 
 type Path = (string | number)[];
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
-export default function ChatSettingsEditor({ settings, version, llmKeySet, llmOrigin }: Props) {
+export default function ChatSettingsEditor({ settings, version, llmKeySet, llmOrigin, timeZone, timeZoneHref }: Props) {
   // The server checks the same rule on save; here it shows beside the field before sending.
   const schema = useMemo(() => chatSettingsSchemaFor(llmOrigin || undefined), [llmOrigin]);
   const editor = useDocumentEditor<ChatSettings>({
@@ -121,7 +124,7 @@ export default function ChatSettingsEditor({ settings, version, llmKeySet, llmOr
         </Section>
 
         <Section id="business-hours" title="Business hours" description="When a person can answer. Outside these hours the widget shows the offline message and asks for contact details; the assistant still answers.">
-          <BusinessHoursField value={f.businessHours} onValue={setAt} errors={errors} />
+          <BusinessHoursField value={f.businessHours} onValue={setAt} errors={errors} timeZone={timeZone} timeZoneHref={timeZoneHref} />
           <TextArea
             label="Offline message"
             value={f.offlineMessage}

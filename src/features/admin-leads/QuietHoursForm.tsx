@@ -83,9 +83,9 @@ export default function QuietHoursForm({ quietHours, timeZone, timeZoneHref }: {
             <TimeField id={`${id}-end`} value={value.end} onValue={(end) => change({ end })} error={errors.end} describedBy={`${id}-zone`} />
           </div>
           <p id={`${id}-zone`} className="mt-2 text-sm text-slate-600">
-            in the site’s time zone ({timeZone}, chosen with the{' '}
+            in the site’s time zone ({timeZone}, chosen in{' '}
             <a href={timeZoneHref} className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-800">
-              chat’s business hours
+              Settings
             </a>
             ).
           </p>

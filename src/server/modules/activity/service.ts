@@ -5,6 +5,8 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { activityLog } from '../../db/schema';
 import { activityFacets, listActivity, listActivityWithChanges, revertsOf, type ActivityFilter, type Executor } from './repository';
+import type { LastSave } from '../content/errors';
+import { siteTimeZoneIn } from '../site/time-zone';
 
 export type { ActivityFilter } from './repository';
 
@@ -17,6 +19,12 @@ export async function latestChangeOf(ex: Executor, entityType: string, entityId:
     .orderBy(desc(activityLog.at))
     .limit(1);
   return row;
+}
+
+/** The facts of a conflict message: who saved the thing last, when, and the site's time zone to say it in. */
+export async function lastSaveOf(ex: Executor, entityType: string, entityId: string): Promise<LastSave | undefined> {
+  const last = await latestChangeOf(ex, entityType, entityId);
+  return last && { email: last.actorEmail, at: last.at, timeZone: await siteTimeZoneIn(ex) };
 }
 
 export const ACTIVITY_PER_PAGE = 50;

@@ -4,10 +4,10 @@
  * the requester typed (the report page shows those, behind the link, after an admin read them).
  */
 import { compose, type MailMessage } from '../../mail/templates';
-import { formatInZone } from '../../../shared/dates';
+import { formatWithZoneName } from '../../../shared/dates';
 
 export function auditReportEmail(to: string, report: { url: string; expiresAt: Date; bookingUrl: string; siteName: string; timeZone: string }): MailMessage {
-  const expires = formatInZone(report.expiresAt, report.timeZone, 'date-long');
+  const expires = formatWithZoneName(report.expiresAt, report.timeZone);
   return compose(
     { email: to },
     `Your website audit is ready — ${report.siteName}`,

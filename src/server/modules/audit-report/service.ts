@@ -149,6 +149,8 @@ export interface ReportPage {
   bookingUrl: string;
   siteName: string;
   expiresAt?: Date | undefined;
+  /** The site's time zone: the report's dates are its days, and the one time it shows names it. */
+  timeZone: string;
 }
 
 /** The agency's services, then its active packages, in the admin's order: what findings are matched to. */
@@ -161,7 +163,7 @@ async function agencyOffers(): Promise<Offer[]> {
 }
 
 async function reportPage(request: AuditRequestRow, run: SiteAuditRunRow, draft: ReportDraft, expiresAt?: Date): Promise<ReportPage> {
-  const [{ siteName, bookingUrl }, offers] = await Promise.all([getSiteContent(), agencyOffers()]);
+  const [{ siteName, bookingUrl }, offers, timeZone] = await Promise.all([getSiteContent(), agencyOffers(), siteTimeZone()]);
   return {
     businessName: request.businessName,
     website: run.url,
@@ -170,6 +172,7 @@ async function reportPage(request: AuditRequestRow, run: SiteAuditRunRow, draft:
     bookingUrl,
     siteName,
     expiresAt,
+    timeZone,
   };
 }
 

@@ -28,6 +28,7 @@ import { enrollInSequence, timingNow } from '../lead-sequences/schedule';
 import { chatLeadEmail } from './mails';
 import * as repo from './repository';
 import { getChatSettings } from './settings';
+import { siteTimeZone } from '../site/time-zone';
 
 /** Messages a visitor gets back (the widget's history). */
 export const CHAT_HISTORY_LIMIT = 100;
@@ -93,10 +94,13 @@ async function conversationForWrite(tx: repo.Executor, identity: ChatIdentity, a
 // ---------------------------------------------------------------------------------------------------------
 // Reading.
 
+/** Whether a person can answer now: inside the business hours, read in the site's time zone. */
+const isOnline = async (settings: ChatSettings, now: Date) => isWithinBusinessHours(settings.businessHours, await siteTimeZone(), now);
+
 export async function chatSession(identity: ChatIdentity, now = new Date()): Promise<ChatSessionResponse> {
   const settings = await enabledSettings();
   const found = await ownConversation(identity);
-  const online = isWithinBusinessHours(settings.businessHours, now);
+  const online = await isOnline(settings, now);
   if (!found) return { conversation: null, messages: [], online, offlineMessage: settings.offlineMessage };
   const [view, messages] = await Promise.all([repo.findConversationView(found.id), repo.listMessages(found.id, { limit: CHAT_HISTORY_LIMIT })]);
   if (!view) return { conversation: null, messages: [], online, offlineMessage: settings.offlineMessage };
@@ -242,7 +246,7 @@ export async function acceptVisitorMessage(input: SendInput, request: VisitorReq
     visitorMessage: messageDto({ ...stored.message, adminFirstName: null, adminName: null }, visitorSide(settings)),
     takenOver: stored.row.takenOverBy !== null,
     contactEmail: stored.row.contactEmail,
-    online: isWithinBusinessHours(settings.businessHours, now),
+    online: await isOnline(settings, now),
   };
 }
 
@@ -336,7 +340,7 @@ export async function saveChatContact(input: ContactInput, request: VisitorReque
   await limit(`chat-contact:${request.clientIp ?? 'unknown'}`, CHAT_RATE_LIMITS.contactPerClient, 'your connection');
   const fields = parsed.data;
   const now = request.now ?? new Date();
-  const online = isWithinBusinessHours(settings.businessHours, now);
+  const online = await isOnline(settings, now);
   const { siteName } = await getSiteContent();
   const timing = await timingNow(now);
 

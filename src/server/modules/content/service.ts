@@ -14,7 +14,7 @@ import { fieldErrorsByPath, PICTURE_ALT_FIELDS } from '../../../shared/schemas/c
 import { recordId } from '../../../shared/schemas/fields';
 import { slugify } from '../../../shared/text';
 import { findActivity, insertActivity, type ActivityRow } from '../activity/repository';
-import { latestChangeOf } from '../activity/service';
+import { lastSaveOf } from '../activity/service';
 import { POLICY_ENTITY_TYPE, revertPolicyChange } from '../policies/service';
 import { pictureAltOf, placePictureAlt, PICTURE_PAGE_TAGS } from '../media-library/picture-alt';
 import { addRedirect } from '../redirects/service';
@@ -265,8 +265,7 @@ export async function updateRecord(actorId: string | undefined, type: ContentTyp
     // Saved by someone else since this editor opened it: refuse, unless this exact content is what is
     // stored (a retried save whose first answer was lost).
     if (before.updatedAt !== input.version && !unchanged) {
-      const last = await latestChangeOf(tx, collection.type, id);
-      throw conflict(collection.label.one, last && { email: last.actorEmail, at: last.at });
+      throw conflict(collection.label.one, await lastSaveOf(tx, collection.type, id));
     }
     if (unchanged) return { id, snapshot: before, tags: [] };
     if (newId !== id) await checkNewId(tx, collection, id, newId);

@@ -14,7 +14,7 @@ import { LIMITS } from '../../../shared/schemas/fields';
 import { resolveSiteContent } from '../../../shared/site-content';
 import { stripHtml } from '../../../shared/text';
 import { insertActivity, type ActivityRow } from '../activity/repository';
-import { latestChangeOf } from '../activity/service';
+import { lastSaveOf } from '../activity/service';
 import { ContentError, conflict, invalid } from '../content/errors';
 import type { Executor } from '../content/types';
 import { defaultPolicy, policyFromStored, type PolicySite } from '../pages/service';
@@ -125,8 +125,7 @@ export async function savePolicy(actorId: string | undefined, kind: PolicyKind, 
     // Saved by someone else since this editor opened it: refuse, unless this exact text is what is shown
     // (a retried save whose first answer was lost).
     if (versionOf(row) !== input.version && !unchanged) {
-      const last = await latestChangeOf(tx, POLICY_ENTITY_TYPE, kind);
-      throw conflict(label, last && { email: last.actorEmail, at: last.at });
+      throw conflict(label, await lastSaveOf(tx, POLICY_ENTITY_TYPE, kind));
     }
     if (unchanged) return { version: versionOf(row), snapshot: before, tags: [] };
 

@@ -1,5 +1,5 @@
 /**
- * The four kinds of site-wide document an admin edits, described once each for the write engine
+ * The five kinds of site-wide document an admin edits, described once each for the write engine
  * (service.ts): where a document is stored, how input is validated into its stored form, which cached
  * pages show it, and how a change reads in the activity log. Values are kept in their JSON form (dates as
  * ISO strings) so what the activity log records is exactly what a revert writes back.
@@ -9,7 +9,8 @@ import { isSeoEditablePath, SEO_DEFAULTS_PATH } from '../../../shared/page-seo';
 import { seoEntrySchema, type SeoEntry } from '../../../shared/seo';
 import { documentFieldErrors, type DocumentType } from '../../../shared/site-documents';
 import { siteContentSchema, type SiteContent } from '../../../shared/site-content';
-import { chatSettingsSchemaFor, DEFAULT_CHAT_SETTINGS, type ChatSettings } from '../../../shared/chat';
+import { chatSettingsSchemaFor, DEFAULT_CHAT_SETTINGS, legacyChatTimeZone, withoutLegacyTimeZone, type ChatSettings } from '../../../shared/chat';
+import { DEFAULT_GENERAL_SETTINGS, GENERAL_SETTINGS_KEY, generalSettingsSchema, type GeneralSettings } from '../../../shared/general-settings';
 import { config } from '../../config';
 import { CACHE_TAGS, type CacheTag } from '../../cache/tags';
 import { CHAT_SETTINGS_KEY } from '../chat/settings';
@@ -47,6 +48,11 @@ export interface DocumentKind {
   remove(ex: Executor, id: string): Promise<void>;
   /** What the activity log says about a save. */
   summary(id: string, before: unknown, after: unknown): string;
+  /**
+   * What a revert of a logged value cannot put back, said in its entry: a part the document no longer
+   * holds (the chat settings' time zone, a general setting since decision 055).
+   */
+  revertNote?(logged: unknown): string | undefined;
 }
 
 function parseWith<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Parameters<typeof documentFieldErrors>[0] } } }, input: unknown): T {
@@ -240,7 +246,36 @@ export const chatSettingsDocument: DocumentKind = {
   // With AI answers on, the endpoint must be on LLM_API_ORIGIN: an admin picks the path, never where the key goes.
   parse: (_id, input) => parseWith(chatSettingsSchemaFor(config().LLM_API_ORIGIN), input),
   ...configDocument(CHAT_SETTINGS_KEY),
+  // Entries logged before decision 055 carry the business hours' time zone, which the document no longer
+  // holds: compared and restored without it (the zone is the general settings').
+  asRead: withoutLegacyTimeZone,
   summary: (_id, before, after) => chatSettingsSummary(before, after),
+  revertNote: (logged) => {
+    const zone = legacyChatTimeZone(logged);
+    return zone && ` (its time zone, ${zone}, was left out: the site's time zone is in Settings now)`;
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// General settings
+
+function generalSettingsSummary(before: unknown, after: unknown): string {
+  const b = (before ?? DEFAULT_GENERAL_SETTINGS) as Partial<GeneralSettings>;
+  const a = after as GeneralSettings;
+  const parts: string[] = [];
+  if (b.timeZone !== a.timeZone) parts.push(`time zone ${a.timeZone ?? 'not chosen (UTC)'}`);
+  if (b.replyTo !== a.replyTo) parts.push(`replies go to ${a.replyTo || 'the contact email'}`);
+  return `Updated the settings: ${parts.join(', ') || 'saved as they were'}`;
+}
+
+export const generalSettingsDocument: DocumentKind = {
+  type: 'general-settings',
+  name: () => 'the general settings',
+  // The time zone is the chat's business-hours zone, and the settings' memo is dropped with the same tag.
+  tags: [CACHE_TAGS.chat],
+  parse: (_id, input) => parseWith(generalSettingsSchema, input),
+  ...configDocument(GENERAL_SETTINGS_KEY),
+  summary: (_id, before, after) => generalSettingsSummary(before, after),
 };
 
 export const DOCUMENT_KINDS: Record<DocumentType, DocumentKind> = {
@@ -248,6 +283,7 @@ export const DOCUMENT_KINDS: Record<DocumentType, DocumentKind> = {
   landing: landingDocument,
   seo: seoDocument,
   'chat-settings': chatSettingsDocument,
+  'general-settings': generalSettingsDocument,
 };
 
 export { seoValueOf };

@@ -1,6 +1,6 @@
 /**
- * Admin writes to the site-wide documents: the site texts, the landing page layout, the SEO entries and
- * the chat settings.
+ * Admin writes to the site-wide documents: the site texts, the landing page layout, the SEO entries, the
+ * chat settings and the general settings.
  * Each write runs in one transaction that checks the acting admin, validates with the shared schema
  * (messages by field path), refuses a save based on an older version than the stored one (someone else
  * saved since the editor opened it), writes, and records the change in the activity log with the
@@ -13,15 +13,16 @@ import { layoutFromConfig, type LandingLayout } from '../../../shared/landing';
 import { SEO_EDITABLE_PAGES } from '../../../shared/page-seo';
 import { EMPTY_SEO_ENTRY, type SeoEntry } from '../../../shared/seo';
 import type { ChatSettings } from '../../../shared/chat';
+import { GENERAL_SETTINGS_KEY, resolveGeneralSettings, type GeneralSettings } from '../../../shared/general-settings';
 import { isDocumentType } from '../../../shared/site-documents';
 import { resolveSiteContent, type SiteContent } from '../../../shared/site-content';
 import { findActivity, insertActivity, type ActivityRow } from '../activity/repository';
-import { latestChangeOf } from '../activity/service';
+import { lastSaveOf } from '../activity/service';
 import { CHAT_SETTINGS_KEY, resolveChatSettings } from '../chat/settings';
-import { ContentError } from '../content/errors';
+import { ContentError, savedAtTime, type LastSave } from '../content/errors';
 import { LANDING_CONFIG_KEY, SITE_CONTENT_KEY } from '../site/service';
 import { requireAdmin, type Profile } from '../users/service';
-import { chatSettingsDocument, DOCUMENT_KINDS, landingDocument, seoDocument, seoValueOf, siteContentDocument, type DocumentKind, type SeoValue } from './documents';
+import { chatSettingsDocument, DOCUMENT_KINDS, generalSettingsDocument, landingDocument, seoDocument, seoValueOf, siteContentDocument, type DocumentKind, type SeoValue } from './documents';
 import { countContent, readConfigRow, readSeoRows, type Executor, type StoredRow } from './repository';
 import { stableJson } from '../../../shared/stable-json';
 
@@ -44,8 +45,8 @@ function nextVersion(previous: Date | undefined): Date {
 
 const sentenceStart = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-function conflict(kind: DocumentKind, id: string, by: { actorEmail: string; at: Date } | undefined): ContentError {
-  const who = by ? `${by.actorEmail} saved ${kind.name(id)} at ${by.at.toISOString().slice(11, 16)} UTC` : `Someone saved ${kind.name(id)}`;
+function conflict(kind: DocumentKind, id: string, by: LastSave | undefined): ContentError {
+  const who = by ? `${by.email} saved ${kind.name(id)} at ${savedAtTime(by)}` : `Someone saved ${kind.name(id)}`;
   return new ContentError('CONFLICT', `${who}, after you opened this page. Your changes are kept here: reload to see theirs, then apply yours again.`);
 }
 
@@ -56,14 +57,14 @@ function adminWrite<T>(actorId: string | undefined, work: (tx: Executor, actor: 
 /**
  * One save of one document. A save whose version is not the stored one is refused, unless what it sends
  * is exactly what is stored (a retried save whose first answer was lost): nothing is overwritten silently.
- * Without a version (only the chat settings allow it) the save applies to whatever is stored.
+ * Without a version (only the chat and general settings allow it) the save applies to whatever is stored.
  */
 async function saveDocument(kind: DocumentKind, actorId: string | undefined, id: string, version: string | undefined, input: unknown): Promise<DocumentWriteResult> {
   return adminWrite(actorId, async (tx, actor) => {
     const value = kind.parse(id, input);
     const current = await kind.read(tx, id, true);
     const unchanged = current !== undefined && stableJson(current.value) === stableJson(value);
-    if (version !== undefined && versionOf(current) !== version && !unchanged) throw conflict(kind, id, await latestChangeOf(tx, kind.type, id));
+    if (version !== undefined && versionOf(current) !== version && !unchanged) throw conflict(kind, id, await lastSaveOf(tx, kind.type, id));
     if (unchanged) return { id, version: versionOf(current), tags: [] };
     const at = nextVersion(current?.updatedAt);
     if (!(await kind.write(tx, id, value, at, current !== undefined))) throw conflict(kind, id, undefined);
@@ -95,6 +96,13 @@ export const saveLandingLayout = (actorId: string | undefined, input: { version:
  */
 export const saveChatSettings = (actorId: string | undefined, input: { value: unknown; expectedUpdatedAt?: string | undefined }) =>
   saveDocument(chatSettingsDocument, actorId, CHAT_SETTINGS_KEY, input.expectedUpdatedAt, input.value);
+
+/**
+ * The general settings (/admin/settings): the site's time zone and where prospects' replies go. As with the
+ * chat settings, a caller without an editor (a script, a test setting the stage) may leave the version out.
+ */
+export const saveGeneralSettings = (actorId: string | undefined, input: { version?: string | undefined; settings: unknown }) =>
+  saveDocument(generalSettingsDocument, actorId, GENERAL_SETTINGS_KEY, input.version, input.settings);
 
 export const saveSeoEntry = (actorId: string | undefined, input: { path: string; version: string; fields: unknown }) =>
   saveDocument(seoDocument, actorId, input.path, input.version, input.fields);
@@ -131,7 +139,8 @@ export async function revertDocumentChange(actorId: string | undefined, entry: E
     const current = await kind.read(tx, id, true);
     const refusal = changedSince(kind, entry, current);
     if (refusal) throw new ContentError('CONFLICT', refusal);
-    const restored = entry.before ?? null;
+    // As the document reads today: a part it no longer holds is left out (and the entry says so).
+    const restored = entry.before == null ? null : kind.asRead(entry.before);
     const at = nextVersion(current?.updatedAt);
     if (restored === null) await kind.remove(tx, id);
     else if (!(await kind.write(tx, id, restored, at, current !== undefined))) throw conflict(kind, id, undefined);
@@ -141,7 +150,7 @@ export async function revertDocumentChange(actorId: string | undefined, entry: E
       action: 'revert',
       entityType: kind.type,
       entityId: id,
-      summary: `Reverted a change to ${kind.name(id)}${restored === null ? ' (back to the defaults)' : ''}`,
+      summary: `Reverted a change to ${kind.name(id)}${restored === null ? ' (back to the defaults)' : (kind.revertNote?.(entry.before) ?? '')}`,
       before: current?.value ?? null,
       after: restored,
       revertOf: entry.id,
@@ -193,6 +202,11 @@ export async function siteContentForEditor(): Promise<{ content: SiteContent; ve
 export async function chatSettingsForEditor(): Promise<{ settings: ChatSettings; version: string }> {
   const row = await readConfigRow(db(), CHAT_SETTINGS_KEY);
   return { settings: resolveChatSettings(row?.value), version: versionOf(row) };
+}
+
+export async function generalSettingsForEditor(): Promise<{ settings: GeneralSettings; version: string }> {
+  const row = await readConfigRow(db(), GENERAL_SETTINGS_KEY);
+  return { settings: resolveGeneralSettings(row?.value), version: versionOf(row) };
 }
 
 export async function landingLayoutForEditor(): Promise<{ layout: LandingLayout; version: string }> {

@@ -1,12 +1,19 @@
 /**
- * The site's time zone (decision 032): the zone the chat's business hours are read in
- * (`chatSettings.businessHours.timeZone`, chosen at /admin/chat-settings), UTC until the owner picks one.
- * Every time in the admin is shown in it and the overview's days are counted in it. Read through the chat
- * settings' memo, so it costs no query and a save reaches every process with the `chat` cache tag.
+ * The site's time zone (decisions 032 and 055): a general setting (/admin/settings), UTC until the owner
+ * picks one. Every time in the admin is shown in it, the overview's days are counted in it, the chat's
+ * business hours and the follow-ups' quiet hours are read in it, and mails and the audit report name it
+ * beside the times they show. Read through the general settings' memo, so it costs no query and a save
+ * reaches every process with the `chat` cache tag.
  */
-import { getChatSettings } from '../chat/settings';
+import { DEFAULT_TIME_ZONE } from '../../../shared/dates';
+import { getGeneralSettings, readGeneralSettings } from '../settings/general';
 
-export const siteTimeZone = async (): Promise<string> => (await getChatSettings()).businessHours.timeZone;
+type Reader = Parameters<typeof readGeneralSettings>[0];
+
+export const siteTimeZone = async (): Promise<string> => (await getGeneralSettings()).timeZone ?? DEFAULT_TIME_ZONE;
+
+/** The zone read through `ex`: inside a transaction, which holds the embedded database's one connection. */
+export const siteTimeZoneIn = async (ex: Reader): Promise<string> => (await readGeneralSettings(ex)).timeZone ?? DEFAULT_TIME_ZONE;
 
 const perRequest = new WeakMap<Request, Promise<string>>();
 
