@@ -12,6 +12,7 @@ import { subscribeToConversation, subscribeToInbox } from './hub';
 import { findConversationView } from './repository';
 import { conversationByToken, messagesAfter } from './service';
 import { sseResponse, type SseEvent, type SseSource } from './sse';
+import { adminSignals } from '../today/service';
 
 /**
  * Open visitor streams per client address: a person has a few tabs, an office behind one address a few
@@ -105,8 +106,10 @@ export async function conversationStream(
 }
 
 /**
- * GET /api/admin/chat/stream: `conversation` and `message` events of every conversation, for a verified,
- * enabled admin (checked here, not only by the route guard), at most MAX_INBOX_STREAMS_PER_ADMIN at once.
+ * GET /api/admin/chat/stream, the admin live feed every admin page opens: `conversation` and `message`
+ * events of every conversation, `signals` (the counts, first when it opens) and `alert`s of new chats and
+ * leads, for a verified, enabled admin (checked here, not only by the route guard), at most
+ * MAX_INBOX_STREAMS_PER_ADMIN at once (a page refused one polls instead).
  */
 export async function inboxStream(viewer: { userId: string | undefined; sessionId: string | null }, signal: AbortSignal): Promise<Response> {
   const { userId } = viewer;
@@ -122,8 +125,15 @@ export async function inboxStream(viewer: { userId: string | undefined; sessionI
   const grant = await withGrant({ userId, sessionId: viewer.sessionId }, 'admin-inbox', () => requireInboxAdmin(userId));
   return grantedStream(
     {
-      subscribe: (push) => subscribeToInbox((e) => push({ event: e.event, data: e.data })),
-      initial: async () => [],
+      subscribe: (push) =>
+        subscribeToInbox((e) => {
+          if (e.event !== 'alert') return push({ event: e.event, data: e.data });
+          // An admin is not alerted of their own doing (trying the chat or the form signed in).
+          const { by, ...alert } = e.data;
+          if (by !== userId) push({ event: 'alert', data: alert });
+        }),
+      // The counts as they are now: a page rendered a moment ago, or a stream that was away, is set right.
+      initial: async () => [{ event: 'signals', data: await adminSignals() }],
     },
     grant,
     signal,
