@@ -434,7 +434,7 @@ describe('text-direction characters', () => {
     expect(JSON.stringify(detail)).not.toMatch(BIDI);
 
     // The inbox as the admin page renders it: the name in <bdi>, the preview in its own direction.
-    const html = renderToStaticMarkup(createElement(InboxList, { rows, query: { status: 'all', page: 1 }, perPage: 20, unreadTotal: 2, summary: '1 conversation', timeZone: 'UTC' }));
+    const html = renderToStaticMarkup(createElement(InboxList, { rows, query: { status: 'all', page: 1 }, perPage: 20, unreadTotal: 2, total: 1, timeZone: 'UTC' }));
     expect(html).toMatch(/<bdi class="[^"]*" data-display-name="true">Adalinx<\/bdi>/);
     expect(html).toMatch(/<p dir="auto" class="[^"]*" data-preview="true">Pay fdp\.exe today<\/p>/);
     expect(html).not.toMatch(BIDI);
