@@ -559,9 +559,13 @@ describe('live events', () => {
     expect(seen[1]).toMatchObject({ data: { takenOver: true, agentName: 'Olivia' } });
     expect(seen[2]).toMatchObject({ data: { author: 'visitor', authorName: 'You', body: 'Thanks' } });
     expect(await Promise.all(committed)).toEqual([true, true]);
-    expect(inbox.map((e) => e.event)).toEqual(['message', 'conversation', 'message', 'conversation']);
-    expect(inbox[2]).toMatchObject({ data: { conversationId: conversation.id, author: 'visitor', authorName: expect.stringMatching(/^Visitor /) } });
-    expect(inbox[3]).toMatchObject({ data: { id: conversation.id, unread: 1, preview: 'Thanks' } });
+    // The inbox's own events (the feed also carries the counts and alerts: tests/integration/admin-today.test.ts).
+    const rows = inbox.filter((e) => e.event === 'message' || e.event === 'conversation');
+    expect(rows.map((e) => e.event)).toEqual(['message', 'conversation', 'message', 'conversation']);
+    expect(rows[2]).toMatchObject({ data: { conversationId: conversation.id, author: 'visitor', authorName: expect.stringMatching(/^Visitor /) } });
+    expect(rows[3]).toMatchObject({ data: { id: conversation.id, unread: 1, preview: 'Thanks' } });
+    // Only the visitor's message alerts, after it was stored.
+    expect(inbox.filter((e) => e.event === 'alert').map((e) => e.data.id)).toEqual([`chat-message:${(rows[2]!.data as { seq: number }).seq}`]);
   });
 
   it('streams events over SSE with a replay after Last-Event-ID, and stops listening when the client leaves', async () => {
