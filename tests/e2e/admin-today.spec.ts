@@ -187,5 +187,29 @@ test('Today and the Alerts control pass axe at 390 and 1280 px (screenshots)', a
     await expectAxeClean(page);
     await page.screenshot({ path: test.info().outputPath(`admin-alerts-${label}.png`), clip: { x: 0, y: 0, width: size.width, height: 360 } });
   }
+  await page.setViewportSize(SIZES.desktop);
+  await page.keyboard.press('Escape');
+  await expect(badge(page, 'waitingRequests')).toBeVisible();
+  await page.locator('aside').screenshot({ path: test.info().outputPath('admin-sidebar-badges.png') });
   await page.context().close();
+});
+
+test('a browser that refuses notifications is said so, and the setting stays off', async ({ browser }) => {
+  // No permission granted: headless Chromium answers the request with "denied".
+  const context = await browser.newContext({ storageState: ADMIN_STATE });
+  const page = await context.newPage();
+  await gotoHydrated(page, '/admin/audit');
+  const alerts = page.locator('[data-alerts]');
+  await alerts.getByLabel('Alerts: desktop notifications and sound').click();
+  const desktop = alerts.getByRole('checkbox', { name: 'Desktop notifications' });
+  await desktop.check();
+  await expect(alerts.getByRole('status')).toContainText('Your browser blocks notifications from this site');
+  await expect(desktop).not.toBeChecked();
+  expect(await page.evaluate(() => localStorage.getItem('admin-alerts'))).toBe(JSON.stringify({ desktop: false, sound: false }));
+  // Sound is its own choice, kept for the next admin page.
+  await alerts.getByRole('checkbox', { name: 'Sound' }).check();
+  await gotoHydrated(page, '/admin/leads');
+  await page.locator('[data-alerts]').getByLabel('Alerts: desktop notifications and sound').click();
+  await expect(page.locator('[data-alerts]').getByRole('checkbox', { name: 'Sound' })).toBeChecked();
+  await context.close();
 });
