@@ -3,8 +3,9 @@
  * signed-out browser context writes in the chat and sends an audit request; without a reload the tab title
  * gains the unread chat, the sidebar's Chat and Audit badges count up, the Today lists show the new chat
  * and the request, and — with notifications turned on in the header's Alerts (permission granted to the
- * context) — a desktop notification is shown for each, once. axe-clean at 390 and 1280 px, with
- * screenshots of Today and of the Alerts control.
+ * context) — a desktop notification is shown for each, once (also with two admin tabs open); a refused
+ * permission is said. The inbox's count follows the feed. axe-clean at 390 and 1280 px, with screenshots
+ * of Today, the Alerts control and the sidebar's badges.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
@@ -212,4 +213,28 @@ test('a browser that refuses notifications is said so, and the setting stays off
   await page.locator('[data-alerts]').getByLabel('Alerts: desktop notifications and sound').click();
   await expect(page.locator('[data-alerts]').getByRole('checkbox', { name: 'Sound' })).toBeChecked();
   await context.close();
+});
+
+test('two admin tabs of one browser show a new chat’s notification once', async ({ browser, baseURL }) => {
+  const first = await adminPage(browser);
+  const second = await first.context().newPage();
+  for (const page of [first, second]) {
+    await gotoHydrated(page, page === first ? '/admin' : '/admin/leads');
+    await expect(page.locator('html[data-admin-feed="live"]')).toHaveCount(1);
+  }
+  // Turned on in one tab: the browser's setting, so the other tab follows it.
+  await first.locator('[data-alerts]').getByLabel('Alerts: desktop notifications and sound').click();
+  await first.locator('[data-alerts]').getByRole('checkbox', { name: 'Desktop notifications' }).check();
+  await expect(first.locator('[data-alerts]').getByRole('status')).toHaveText('Desktop notifications are on in this browser.');
+
+  const visitor = await visitorContext(browser);
+  const words = `Two tabs ${unique()}`;
+  await sendChatMessage(visitor, baseURL!, words);
+  const shown = async () => [...(await shownOn(first)), ...(await shownOn(second))].filter((n) => n.body.includes(words)).length;
+  await expect.poll(shown).toBe(1);
+  // Both tabs had the alert (the counts come after it on the feed), and still one notification.
+  for (const page of [first, second]) await expect(page).toHaveTitle(/^\(\d+\) /);
+  await expect(async () => expect(await shown()).toBe(1)).toPass();
+  await visitor.close();
+  await first.context().close();
 });

@@ -185,6 +185,10 @@ function settingsControl(root: Document) {
   });
   // Another tab changed them.
   window.addEventListener('storage', (e) => e.key === ALERT_SETTINGS_KEY && render());
+  // Closed by a click elsewhere, as a menu is.
+  root.addEventListener('click', (e) => {
+    if (control.open && e.target instanceof Node && !control.contains(e.target)) control.open = false;
+  });
   root.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && control.open) {
       control.open = false;

@@ -22,8 +22,10 @@ export const MAX_STREAMS_PER_CLIENT = 50;
 const openByClient = new Map<string, number>();
 
 /**
- * Open inbox streams per admin account (in this process): an admin has the inbox and a conversation or two
- * open in a few tabs; more is a leaked script or a stolen session copying every chat as it arrives.
+ * Open inbox streams per admin account (in this process): every admin page holds one (the admin live feed:
+ * the title's count, the badges, the inbox), and an admin has a few admin tabs open; more is a leaked
+ * script or a stolen session copying every chat as it arrives. A page refused one polls instead (its counts
+ * stay current; alerts come from the tabs that stream).
  */
 export const MAX_INBOX_STREAMS_PER_ADMIN = 10;
 const INBOX_CAP_RETRY_SECONDS = 30;
