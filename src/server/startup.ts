@@ -17,6 +17,7 @@ import './media/cache';
 import './modules/chat/live';
 import './modules/chat/sse';
 import './modules/live-grants';
+import './modules/today/live';
 // The kinds of job the worker runs are defined when their modules load.
 import './mail/queue';
 import './modules/site-audit/service';

@@ -28,6 +28,8 @@ export const CONTENT_TOOL_LINKS: readonly NavLink[] = [MEDIA_LIBRARY_LINK, { hre
  * opens every day, and the widget's settings one tab away.
  */
 export const CHAT_INBOX_HREF = '/admin/chat-settings';
+/** The audit requests' list (the seed's route): its badge counts the requests waiting for a report. */
+export const AUDIT_HREF = '/admin/audit';
 export const CHAT_SETTINGS_HREF = '/admin/chat-settings/settings';
 export const CHAT_TABS: readonly NavLink[] = [
   { href: CHAT_INBOX_HREF, label: 'Inbox' },

@@ -81,3 +81,17 @@ export function replyReachText(contactEmail: string, delaySeconds: number): stri
   const wait = delaySeconds < 60 ? `${delaySeconds} seconds` : delaySeconds === 60 ? 'a minute' : `${Math.round(delaySeconds / 60)} minutes`;
   return `The visitor sees it at once if their chat is open; if they do not see it within ${wait}, it is emailed to ${contactEmail}.`;
 }
+
+/** How many conversations a filter holds, from the live counts (the inbox's summary follows them). */
+export function inboxTotalOf(counts: { openChats: number; allChats: number }, filter: InboxFilter): number {
+  if (filter === 'open') return counts.openChats;
+  if (filter === 'handled') return Math.max(0, counts.allChats - counts.openChats);
+  return counts.allChats;
+}
+
+/** "3 open conversations · page 1 of 2": the inbox's summary line, as rendered and as it follows the feed. */
+export function inboxSummary(total: number, view: InboxQuery & { perPage: number }): string {
+  const pages = Math.max(1, Math.ceil(total / view.perPage));
+  const kind = view.status === 'all' ? '' : `${INBOX_FILTER_LABELS[view.status].toLowerCase()} `;
+  return `${total} ${kind}${total === 1 ? 'conversation' : 'conversations'}${pages > 1 ? ` · page ${view.page} of ${pages}` : ''}`;
+}

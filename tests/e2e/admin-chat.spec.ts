@@ -262,8 +262,8 @@ test.describe.serial('inbox', () => {
     const sent = await guest.send(markup);
     await gotoHydrated(page, '/admin/chat-settings');
     await expect(page.locator(`[data-conversation-row="${sent.conversation.id}"]`)).toBeVisible();
-    // The sidebar counts unread messages beside "Chat".
-    await expect(page.getByRole('navigation', { name: 'Admin' }).first().locator('[data-chat-unread]')).toHaveText(/^\d+ unread$/);
+    // The sidebar counts the chats with unread messages beside "Chat".
+    await expect(page.getByRole('navigation', { name: 'Admin' }).first().locator('[data-live-count="unreadChats"]')).toHaveText(/^\d+ unread$/);
     await gotoHydrated(page, `/admin/chat-settings/${sent.conversation.id}`);
     await expect(page.locator('[data-author="visitor"] [data-message-body]').first()).toHaveText(markup);
     expect(await page.locator('[data-messages] img, [data-messages] b').count()).toBe(0);

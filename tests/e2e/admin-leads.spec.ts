@@ -166,7 +166,7 @@ test('the admin works a lead: stage, owner, follow-up day and a note, each on th
   await expect(page.locator('main img[src="x"]')).toHaveCount(0);
   await screenshotsAndAxe(page, 'lead-worked');
 
-  // The list: due today, that owner's, contacted; and the overview names them among the follow-ups due.
+  // The list: due today, that owner's, contacted; and the overview's Today names them among the follow-ups due.
   await page.goto(`/admin/leads?due=1&owner=${ownerId}&stage=contacted&sort=follow-up`);
   const row = page.locator(`tr[data-person-row="${email}"]`);
   await expect(row.locator('[data-person-stage]')).toHaveText('Contacted');
@@ -174,7 +174,7 @@ test('the admin works a lead: stage, owner, follow-up day and a note, each on th
   await page.goto(`/admin/leads?stage=client&q=${encodeURIComponent(email)}`);
   await expect(page.locator(`tr[data-person-row="${email}"]`)).toHaveCount(0);
   await page.goto('/admin');
-  await expect(page.locator(`[data-follow-ups] [data-follow-up="${email}"]`)).toContainText('Due today');
+  await expect(page.locator(`[data-today-section="followUps"] [data-today-item="${email}"]`)).toContainText('Due today');
 
   // Cleared, they are no longer due.
   await gotoHydrated(page, `/admin/leads/${base64url(email)}`);

@@ -1,12 +1,12 @@
 /**
  * The chat inbox's list (/admin/chat-settings). Rendered on the server with the rows of the URL's filter and page
  * (plain links: it works without script); once loaded it follows the live feed — a new visitor message
- * brings its conversation to the top with its unread count, a handled one leaves the open list — and says
- * new messages in a polite live region.
+ * brings its conversation to the top with its unread count, a handled one leaves the open list, the count of
+ * conversations follows the feed's counts — and says new messages in a polite live region.
  */
 import { useRef, useState } from 'react';
 import type { InboxConversationDto } from '../../shared/chat';
-import { applyInboxChange, inboxAnnouncement, type InboxQuery } from '../../shared/chat-inbox';
+import { applyInboxChange, inboxAnnouncement, inboxSummary, inboxTotalOf, type InboxQuery } from '../../shared/chat-inbox';
 import { formatInZone } from '../../shared/dates';
 import { FEED_MODE_LABELS, useInboxFeed } from './inbox-stream';
 
@@ -16,16 +16,17 @@ interface Props {
   perPage: number;
   /** Unread messages across every conversation, when the page was rendered. */
   unreadTotal: number;
-  /** "3 open conversations · page 1 of 2", from the server's count. */
-  summary: string;
+  /** Conversations of the filter, when the page was rendered: the summary ("3 open conversations · page 1 of 2") follows the feed's counts. */
+  total: number;
   /** The site's time zone (decision 032): the page header names it. */
   timeZone: string;
 }
 
 export const conversationHref = (id: string) => `/admin/chat-settings/${encodeURIComponent(id)}`;
 
-export default function InboxList({ rows: initialRows, query, perPage, unreadTotal, summary, timeZone }: Props) {
+export default function InboxList({ rows: initialRows, query, perPage, unreadTotal, total: initialTotal, timeZone }: Props) {
   const [rows, setRows] = useState(initialRows);
+  const [total, setTotal] = useState(initialTotal);
   const [announcement, setAnnouncement] = useState('');
   const [unread, setUnread] = useState(unreadTotal);
   // The last unread count seen of each conversation, to keep the total right as counts change.
@@ -40,13 +41,16 @@ export default function InboxList({ rows: initialRows, query, perPage, unreadTot
       const said = inboxAnnouncement(before, changed);
       if (said) setAnnouncement(said);
     },
+    onSignals(counts) {
+      setTotal(inboxTotalOf(counts, query.status));
+    },
   });
 
   return (
     <div data-inbox>
       <div className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
-        <p className="text-slate-600" data-inbox-count>
-          {summary}
+        <p className="text-slate-600" data-inbox-count={total}>
+          {inboxSummary(total, { ...query, perPage })}
         </p>
         <p className="font-medium text-slate-700" data-unread-total={unread}>
           {unread === 0 ? 'Nothing unread' : `${unread} unread ${unread === 1 ? 'message' : 'messages'}`}

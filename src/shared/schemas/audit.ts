@@ -240,10 +240,20 @@ export const EMPTY_AUDIT_FORM: AuditFormValues = {
 
 export const AUDIT_PER_PAGE = 25;
 
-/** /admin/audit's URL state (`?q=&status=&page=`): anything unreadable falls back to the default. */
+/**
+ * Whether a report was sent (read from the reports, not the status): "waiting" is a request with no report
+ * sent that is not closed, what the overview's Today lists and the sidebar's Audit badge count.
+ */
+export const AUDIT_REPORT_FILTERS = ['waiting', 'sent'] as const;
+export type AuditReportFilter = (typeof AUDIT_REPORT_FILTERS)[number];
+export const AUDIT_REPORT_FILTER_LABELS: Record<AuditReportFilter, string> = { waiting: 'Waiting for a report', sent: 'Report sent' };
+const isAuditReportFilter = (v: unknown): v is AuditReportFilter => typeof v === 'string' && (AUDIT_REPORT_FILTERS as readonly string[]).includes(v);
+
+/** /admin/audit's URL state (`?q=&status=&report=&page=`): anything unreadable falls back to the default. */
 export interface AuditListQuery {
   q: string;
   status: AuditStatus | '';
+  report: AuditReportFilter | '';
   page: number;
 }
 
@@ -251,7 +261,8 @@ export function auditListQueryOf(params: URLSearchParams): AuditListQuery {
   const q = cut(cleanLine(params.get('q') ?? '', ' ').trim(), AUDIT_LIMITS.search);
   const status = params.get('status') ?? '';
   const page = Number.parseInt(params.get('page') ?? '1', 10);
-  return { q, status: isAuditStatus(status) ? status : '', page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1 };
+  const report = params.get('report') ?? '';
+  return { q, status: isAuditStatus(status) ? status : '', report: isAuditReportFilter(report) ? report : '', page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1 };
 }
 
 /** The query string of a list URL (defaults left out, so links stay short). */
@@ -259,6 +270,7 @@ export function auditListSearch(query: Partial<AuditListQuery>): string {
   const params = new URLSearchParams();
   if (query.q) params.set('q', query.q);
   if (query.status) params.set('status', query.status);
+  if (query.report) params.set('report', query.report);
   if (query.page && query.page > 1) params.set('page', String(query.page));
   const s = params.toString();
   return s ? `?${s}` : '';

@@ -19,6 +19,7 @@ import { listActivePackages, listServices } from '../catalog/repository';
 import { getSiteContent } from '../site/service';
 import { siteTimeZone } from '../site/time-zone';
 import { enrollInSequence, timingNow } from '../lead-sequences/schedule';
+import { announceTodayChange } from '../today/live';
 import { findRun, newestDoneRun, type SiteAuditRunRow } from '../site-audit/repository';
 import type { AuditFindings } from '../site-audit/findings';
 import type { LeadKind } from '../../../shared/lead-events';
@@ -109,6 +110,7 @@ export async function sendAuditReport(actorId: string | undefined, requestId: st
     return { reportId: id, sentTo: request.email, expiresAt };
   });
   log.info({ requestId, reportId: result.reportId }, 'audit report sent');
+  await announceTodayChange();
   return result;
 }
 
@@ -219,6 +221,8 @@ async function countOpening(report: repo.AuditReportRow, now: Date): Promise<voi
       if (!request) return;
       await insertLeadEvent(tx, { kind: REPORT_OPENED_KIND, email: request.email, name: request.fullName, userId: request.userId, refId: report.requestId, attribution: {} });
     });
+    // The overview's "reports opened without a reply" follows it.
+    await announceTodayChange();
   } catch (err) {
     // The reader still gets the report; the count is what is lost.
     log.error({ err, reportId: report.id }, 'report opening not recorded');

@@ -1,8 +1,8 @@
 /** Free-audit requests and their notes: data access only (Drizzle). Writes take the caller's transaction. */
-import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, ne, not, or, sql, type SQL } from 'drizzle-orm';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
-import { auditNotes, auditRequests, leadEvents, users, type Attribution } from '../../db/schema';
+import { auditNotes, auditReports, auditRequests, leadEvents, users, type Attribution } from '../../db/schema';
 import type { AuditListQuery } from '../../../shared/schemas/audit';
 import { boundLeadAttribution } from '../leads/attribution';
 
@@ -50,10 +50,19 @@ export async function listAdmins(ex: Pick<Database, 'select'> = db()) {
 
 const escapeLike = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-function whereOf(filter: Pick<AuditListQuery, 'q' | 'status'>): SQL | undefined {
+/** A report of the request was sent (audit_reports_request_idx): the report's own table, never the status. */
+const reportSent = sql`exists (select 1 from ${auditReports} where ${auditReports.requestId} = ${auditRequests.id})`;
+
+/** Waiting for a report: none sent yet, and not closed (the list's filter, the overview's Today, the Audit badge). */
+export const waitingForReport: SQL = and(ne(auditRequests.status, 'closed'), not(reportSent))!;
+
+export type AuditListFilter = Pick<AuditListQuery, 'q' | 'status'> & Partial<Pick<AuditListQuery, 'report'>>;
+
+function whereOf(filter: AuditListFilter): SQL | undefined {
   const like = filter.q ? escapeLike(filter.q) : undefined;
   return and(
     filter.status ? eq(auditRequests.status, filter.status) : undefined,
+    filter.report === 'waiting' ? waitingForReport : filter.report === 'sent' ? reportSent : undefined,
     like ? or(ilike(auditRequests.fullName, like), ilike(auditRequests.email, like), ilike(auditRequests.businessName, like)) : undefined,
   );
 }
@@ -63,7 +72,7 @@ const newestFirst = [desc(auditRequests.createdAt), desc(auditRequests.id)];
 const assignee = users;
 
 /** One page of the admin list, newest first, with the assigned admin's name. */
-export async function listAuditRequests(filter: Pick<AuditListQuery, 'q' | 'status'>, limit: number, offset: number, ex: Pick<Database, 'select'> = db()) {
+export async function listAuditRequests(filter: AuditListFilter, limit: number, offset: number, ex: Pick<Database, 'select'> = db()) {
   const where = whereOf(filter);
   const [rows, [total]] = await Promise.all([
     ex
@@ -91,7 +100,7 @@ export async function listAuditRequests(filter: Pick<AuditListQuery, 'q' | 'stat
 }
 
 /** Every matching request with every field (the CSV export), newest first, at most `limit`. */
-export async function exportAuditRequests(filter: Pick<AuditListQuery, 'q' | 'status'>, limit: number, ex: Pick<Database, 'select'> = db()) {
+export async function exportAuditRequests(filter: AuditListFilter, limit: number, ex: Pick<Database, 'select'> = db()) {
   return ex
     .select({ request: auditRequests, assigneeEmail: assignee.email })
     .from(auditRequests)

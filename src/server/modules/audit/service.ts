@@ -17,6 +17,7 @@ import { consumeRateLimit } from '../rate-limit/service';
 import { getSiteContent } from '../site/service';
 import { requireAdmin } from '../users/service';
 import { queueSiteAudit } from '../site-audit/service';
+import { announceNewLead, announceTodayChange } from '../today/live';
 import {
   AUDIT_PER_PAGE,
   AUDIT_STATUS_LABELS,
@@ -125,13 +126,14 @@ export async function submitAuditRequest(submission: AuditSubmission, ctx: Submi
     }
   });
   logger.info({ id, member: Boolean(ctx.userId) }, 'audit request received');
+  await announceNewLead({ kind: 'audit-request', id });
   return { kind: 'accepted', id };
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Admin reads.
 
-export async function auditListPage(query: AuditListQuery) {
+export async function auditListPage(query: repo.AuditListFilter & Pick<AuditListQuery, 'page'>) {
   const { rows, total } = await repo.listAuditRequests(query, AUDIT_PER_PAGE, (query.page - 1) * AUDIT_PER_PAGE);
   return { rows, total, pages: Math.max(1, Math.ceil(total / AUDIT_PER_PAGE)) };
 }
@@ -148,7 +150,7 @@ export async function auditRequestDetail(id: string) {
   return { request, notes, admins, member, assignee };
 }
 
-export const auditExportRows = (query: Pick<AuditListQuery, 'q' | 'status'>) => repo.exportAuditRequests(query, AUDIT_EXPORT_MAX_ROWS);
+export const auditExportRows = (query: repo.AuditListFilter) => repo.exportAuditRequests(query, AUDIT_EXPORT_MAX_ROWS);
 
 const CSV_HEADER = [
   'Received (UTC)',
@@ -175,7 +177,7 @@ const CSV_HEADER = [
 ];
 
 /** The CSV export of the list as filtered (admin only; checked again here, not only by the route guard). */
-export async function exportAuditCsv(actorId: string | undefined, query: Pick<AuditListQuery, 'q' | 'status'>): Promise<string> {
+export async function exportAuditCsv(actorId: string | undefined, query: repo.AuditListFilter): Promise<string> {
   await requireAdmin(actorId, db());
   const rows = await auditExportRows(query);
   return toCsv([
@@ -229,7 +231,7 @@ export async function adminWrite<T>(actorId: string | undefined, requestId: stri
 
 /** Any of the four statuses, forwards or back; an unchanged status records nothing. */
 export async function setAuditStatus(actorId: string | undefined, requestId: string, status: AuditStatus) {
-  return adminWrite(actorId, requestId, async (tx, actor, request) => {
+  const result = await adminWrite(actorId, requestId, async (tx, actor, request) => {
     if (request.status === status) return { changed: false };
     await repo.updateAuditRequest(request.id, { status }, tx);
     const from = AUDIT_STATUS_LABELS[request.status as AuditStatus] ?? request.status;
@@ -245,6 +247,9 @@ export async function setAuditStatus(actorId: string | undefined, requestId: str
     });
     return { changed: true };
   });
+  // Closed or reopened: the requests waiting for a report may have changed.
+  if (result.changed) await announceTodayChange();
+  return result;
 }
 
 /** An internal note with its author and time; never shown or sent to the requester. */

@@ -4,10 +4,22 @@
  * server processes' changes arrive here through the event bus (live.ts, docs/decisions/022), so a visitor
  * on one process and the admin on another see each other live.
  */
+import type { AdminAlert, AdminSignals } from '../../../shared/admin-signals';
 import type { ChatConversationState, ChatMessageDto, InboxConversationDto } from '../../../shared/chat';
 
+/** An alert as the hub carries it: `by` is the account whose own action it was (never sent to that admin). */
+export type FeedAlert = AdminAlert & { by: string | null };
+
 export type ConversationEvent = { event: 'message'; data: ChatMessageDto } | { event: 'state'; data: ChatConversationState };
-export type InboxEvent = { event: 'conversation'; data: InboxConversationDto } | { event: 'message'; data: ChatMessageDto & { conversationId: string } };
+/**
+ * The admin live feed (every admin page): the inbox's conversations and messages, the counts behind the
+ * title and the badges (`signals`, src/server/modules/today/live.ts) and the alerts of new chats and leads.
+ */
+export type InboxEvent =
+  | { event: 'conversation'; data: InboxConversationDto }
+  | { event: 'message'; data: ChatMessageDto & { conversationId: string } }
+  | { event: 'signals'; data: AdminSignals }
+  | { event: 'alert'; data: FeedAlert };
 
 type Listener<E> = (event: E) => void;
 

@@ -10,6 +10,8 @@ import { getChatSettings } from './settings';
 import { conversationState, displayNameOf, inboxConversation, messageDto, VISITOR_SELF } from './dto';
 import { conversationListenerCount, inboxListenerCount, publishToConversation, publishToInbox } from './hub';
 import { findConversationView, findMessage, type ConversationView } from './repository';
+import { chatMessageAlert } from '../today/alerts';
+import { refreshSignals } from '../today/live';
 
 interface ChangeRef {
   conversationId: string;
@@ -31,9 +33,12 @@ async function relay({ conversationId, seqs, state }: ChangeRef): Promise<Conver
     if (!row) continue;
     publishToConversation(conversationId, { event: 'message', data: messageDto(row, visitorSide) });
     publishToInbox({ event: 'message', data: { ...messageDto(row, adminSide), conversationId } });
+    if (row.author === 'visitor') publishToInbox({ event: 'alert', data: chatMessageAlert(view, row) });
   }
   if (state) publishToConversation(conversationId, { event: 'state', data: conversationState(view) });
   publishToInbox({ event: 'conversation', data: inboxConversation(view) });
+  // The unread and open counts every admin page shows (the title, the badges, the inbox's summary).
+  void refreshSignals();
   return view;
 }
 

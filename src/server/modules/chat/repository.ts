@@ -1,5 +1,5 @@
 /** Chat conversations and messages: data access only (Drizzle). Writes take the caller's transaction. */
-import { and, count, desc, eq, gt, isNull, lt, sql, sum, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, lt, or, sql, sum, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
@@ -42,9 +42,10 @@ export interface ConversationView {
   lastVisitorWords: string | null;
 }
 
-function views(ex: Reader = db()) {
+/** The views' query; `extra` columns ride along (a window count). */
+function views<E extends Record<string, SQL.Aliased | SQL>>(ex: Reader = db(), extra?: E) {
   return ex
-    .select(viewColumns)
+    .select({ ...viewColumns, ...(extra as E) })
     .from(chatConversations)
     .leftJoin(agent, eq(agent.id, chatConversations.takenOverBy))
     .leftJoin(member, eq(member.id, chatConversations.userId));
@@ -221,6 +222,24 @@ export async function listConversationViewsSince(after: Date | undefined, limit:
     .where(after ? gt(chatConversations.lastMessageAt, after) : undefined)
     .orderBy(...newestActivityFirst)
     .limit(limit);
+}
+
+/**
+ * Open conversations where the visitor waits for the team (the overview's Today): messages nobody on the
+ * team has read, or the visitor wrote last (the team's and the assistant's answers count, the thank-you
+ * after a contact form does not; in a chat an admin took over the assistant stays quiet, so only a person
+ * answers). Newest activity first: a visitor who wrote a minute ago may still be on the site. The last
+ * author is one probe of chat_messages_conversation_idx per open conversation that has nothing unread.
+ */
+const visitorWroteLast = sql`(select m.author from ${chatMessages} m where m.conversation_id = ${chatConversations.id} and m.author <> 'system' order by m.seq desc limit 1) = 'visitor'`;
+export const waitingForTeam: SQL = and(eq(chatConversations.status, 'open'), or(gt(chatConversations.unreadForAdmin, 0), visitorWroteLast))!;
+
+export async function listWaitingConversationViews(limit: number, ex: Reader = db()): Promise<{ rows: ConversationView[]; total: number }> {
+  const rows = await views(ex, { total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .where(waitingForTeam)
+    .orderBy(...newestActivityFirst)
+    .limit(limit);
+  return { rows: rows.map(({ total: _total, ...view }) => view), total: rows[0]?.total ?? 0 };
 }
 
 /** Visitor messages no admin has read yet, over every conversation. */

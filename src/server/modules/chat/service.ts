@@ -25,6 +25,7 @@ import { ChatError, chatDisabled, conversationNotFound, memberSessionNeeded, str
 import { conversationOfResumeToken, isStreamTokenValid, ownerKeyOf, type ChatIdentity } from './identity';
 import { publishChange } from './live';
 import { enrollInSequence, timingNow } from '../lead-sequences/schedule';
+import { announceNewLead } from '../today/live';
 import { chatLeadEmail } from './mails';
 import * as repo from './repository';
 import { getChatSettings } from './settings';
@@ -376,6 +377,7 @@ export async function saveChatContact(input: ContactInput, request: VisitorReque
   });
   logger.info({ conversationId: stored.row.id, newLead: stored.newLead }, 'chat contact received');
   const view = await publishChange(stored.row.id, [stored.thanks.seq]);
+  if (stored.newLead) await announceNewLead({ kind: 'chat-lead', id: stored.row.id });
   if (!view) throw conversationNotFound();
   return {
     conversation: conversationState(view),

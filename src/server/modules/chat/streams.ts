@@ -13,6 +13,7 @@ import { logger } from '../../logger';
 import { findConversationView, type ConversationRow } from './repository';
 import { conversationByToken, markSeen, messagesAfter } from './service';
 import { sseResponse, type SseEvent, type SseSource } from './sse';
+import { adminSignals } from '../today/service';
 
 /**
  * Open visitor streams per client address: a person has a few tabs, an office behind one address a few
@@ -23,8 +24,10 @@ const openByClient = new Map<string, number>();
 const log = logger.child({ module: 'chat-streams' });
 
 /**
- * Open inbox streams per admin account (in this process): an admin has the inbox and a conversation or two
- * open in a few tabs; more is a leaked script or a stolen session copying every chat as it arrives.
+ * Open inbox streams per admin account (in this process): every admin page holds one (the admin live feed:
+ * the title's count, the badges, the inbox), and an admin has a few admin tabs open; more is a leaked
+ * script or a stolen session copying every chat as it arrives. A page refused one polls instead (its counts
+ * stay current; alerts come from the tabs that stream).
  */
 export const MAX_INBOX_STREAMS_PER_ADMIN = 10;
 const INBOX_CAP_RETRY_SECONDS = 30;
@@ -121,8 +124,10 @@ export async function conversationStream(
 }
 
 /**
- * GET /api/admin/chat/stream: `conversation` and `message` events of every conversation, for a verified,
- * enabled admin (checked here, not only by the route guard), at most MAX_INBOX_STREAMS_PER_ADMIN at once.
+ * GET /api/admin/chat/stream, the admin live feed every admin page opens: `conversation` and `message`
+ * events of every conversation, `signals` (the counts, first when it opens) and `alert`s of new chats and
+ * leads, for a verified, enabled admin (checked here, not only by the route guard), at most
+ * MAX_INBOX_STREAMS_PER_ADMIN at once (a page refused one polls instead).
  */
 export async function inboxStream(viewer: { userId: string | undefined; sessionId: string | null }, signal: AbortSignal): Promise<Response> {
   const { userId } = viewer;
@@ -138,8 +143,15 @@ export async function inboxStream(viewer: { userId: string | undefined; sessionI
   const grant = await withGrant({ userId, sessionId: viewer.sessionId }, 'admin-inbox', () => requireInboxAdmin(userId));
   return grantedStream(
     {
-      subscribe: (push) => subscribeToInbox((e) => push({ event: e.event, data: e.data })),
-      initial: async () => [],
+      subscribe: (push) =>
+        subscribeToInbox((e) => {
+          if (e.event !== 'alert') return push({ event: e.event, data: e.data });
+          // An admin is not alerted of their own doing (trying the chat or the form signed in).
+          const { by, ...alert } = e.data;
+          if (by !== userId) push({ event: 'alert', data: alert });
+        }),
+      // The counts as they are now: a page rendered a moment ago, or a stream that was away, is set right.
+      initial: async () => [{ event: 'signals', data: await adminSignals() }],
     },
     grant,
     signal,
