@@ -1,15 +1,15 @@
 /**
- * admin.audit.* — the free-audit requests' admin writes (status, notes, assignment, the website check run
- * again, the report's draft and its sending) and the state of the newest website check, which the page waits on. Admin-only in the route
+ * admin.audit.* — the free-audit requests' admin writes (notes, the website check run again, the report's
+ * draft and its sending; the requester's stage and owner are the person's, admin.leads.*) and the state of the newest website check, which the page waits on. Admin-only in the route
  * guard (every `admin.` Action) and again in the service's transaction. Thin: parse → service → result.
  */
 import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
-import { addAuditNote, assignAuditRequest, setAuditStatus } from '../server/modules/audit/service';
+import { addAuditNote } from '../server/modules/audit/service';
 import { saveReportDraft, sendAuditReport } from '../server/modules/audit-report/service';
 import { latestRunState, runSiteAuditAgain } from '../server/modules/site-audit/service';
 import { REPORT_LIMITS } from '../shared/schemas/audit-report';
-import { AUDIT_LIMITS, AUDIT_STATUSES } from '../shared/schemas/audit';
+import { AUDIT_LIMITS } from '../shared/schemas/audit';
 import { toActionError } from './errors';
 
 const id = z.uuid();
@@ -22,16 +22,6 @@ const reportDraft = z.object({
 });
 
 export const auditActions = {
-  setStatus: defineAction({
-    input: z.object({ id, status: z.enum(AUDIT_STATUSES) }),
-    handler: async ({ id: requestId, status }, ctx) => {
-      try {
-        return { ...(await setAuditStatus(ctx.locals.user?.id, requestId, status)), status };
-      } catch (err) {
-        return toActionError(err);
-      }
-    },
-  }),
   addNote: defineAction({
     // The service holds the note's rule (and its message); this only bounds what is read.
     input: z.object({ id, body: z.string().max(AUDIT_LIMITS.note * 2) }),
@@ -39,16 +29,6 @@ export const auditActions = {
       try {
         const note = await addAuditNote(ctx.locals.user?.id, requestId, body);
         return { id: note.id, authorName: note.authorName, body: note.body, createdAt: note.createdAt.toISOString() };
-      } catch (err) {
-        return toActionError(err);
-      }
-    },
-  }),
-  assign: defineAction({
-    input: z.object({ id, assigneeId: z.string().min(1).max(100).nullable() }),
-    handler: async ({ id: requestId, assigneeId }, ctx) => {
-      try {
-        return await assignAuditRequest(ctx.locals.user?.id, requestId, assigneeId);
       } catch (err) {
         return toActionError(err);
       }

@@ -64,6 +64,7 @@ export const PEOPLE_SORTS = [
   { key: 'first', label: 'First seen' },
   { key: 'events', label: 'Most events' },
   { key: 'follow-up', label: 'Follow-up date' },
+  { key: 'score', label: 'Website score, lowest first' },
 ] as const;
 export type PeopleSort = (typeof PEOPLE_SORTS)[number]['key'];
 

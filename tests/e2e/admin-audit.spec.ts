@@ -1,7 +1,8 @@
 /**
  * The free-audit pipeline from the admin's side, in Chromium: a request sent by a member shows in the
- * admin list and on the member's dashboard; the admin opens it, changes its status (the member sees the new
- * one), adds a note (never shown to the member), exports the CSV with formula-like values neutralised; and
+ * admin list and on the member's dashboard; the admin opens it, sets the requester's stage and owner (the
+ * person's: the lead page shows the same pair, issue 35), adds a note (never shown to the member), exports
+ * the CSV with formula-like values neutralised; and
  * markup typed into every field is shown as text in admin and escaped in the emails.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
@@ -35,41 +36,54 @@ async function memberPage(browser: Browser) {
   return context.newPage();
 }
 
-test('a member’s request: in the admin list, opened, status changed, noted, exported, and on the member’s dashboard', async ({ page, browser }) => {
+test('a member’s request: in the admin list, opened, the person’s stage and owner set (the same on their lead page), noted, exported, and on the member’s dashboard', async ({ page, browser }) => {
   const business = `Formula Clinic ${unique()}`;
   const member = await memberPage(browser);
-  const { member: account } = savedAccounts();
+  const { member: account, admin } = savedAccounts();
   // The member's name and email are filled in from their session; the request is linked to the account.
   await sendRequest(member, { fullName: `${account.firstName} ${account.lastName}`, email: account.email, businessName: business, phone: '+1 555 0100', message: '=1+2 please' });
 
   await page.goto(`/admin/audit?q=${encodeURIComponent(business)}`);
   const row = page.locator('tr[data-audit-row]').filter({ hasText: business });
   await expect(row).toHaveCount(1);
-  await expect(row.getByText('New', { exact: true })).toBeVisible();
-  // Filter by status in the URL: a new request is not "closed".
-  await page.goto(`/admin/audit?q=${encodeURIComponent(business)}&status=closed`);
+  await expect(row.locator('[data-audit-report]')).toHaveAttribute('data-audit-report', 'waiting');
+  await expect(row.locator('[data-audit-report]')).toContainText('Report not sent');
+  // Filter by the report in the URL: no report was sent for it.
+  await page.goto(`/admin/audit?q=${encodeURIComponent(business)}&report=sent`);
   await expect(page.getByText('No requests match this search.')).toBeVisible();
 
   await page.goto(`/admin/audit?q=${encodeURIComponent(business)}`);
   await page.locator('tr[data-audit-row]').getByRole('link').first().click();
   await expect(page).toHaveURL(/\/admin\/audit\/[0-9a-f-]{36}$/);
+  const requestUrl = page.url();
   await expect(page.getByRole('heading', { level: 1, name: business })).toBeVisible();
   await expect(page.locator('[data-fact="Member account"]')).toHaveText(account.email);
   await expect(page.locator('[data-fact="Message"]')).toHaveText('=1+2 please');
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  // No status of the request's own: the requester's stage and owner.
+  await expect(page.getByLabel('Status')).toHaveCount(0);
 
-  await page.getByLabel('Status').selectOption('in-progress');
-  await expect(page.getByText('Status: In progress.')).toBeVisible();
+  await page.getByLabel('Stage').selectOption('contacted');
+  await expect(page.getByText('Stage: Contacted.')).toBeVisible();
+  await page.getByLabel('Owner').selectOption({ label: `${admin.firstName} ${admin.lastName}` });
+  await expect(page.getByText(`Owned by ${admin.firstName} ${admin.lastName}.`)).toBeVisible();
   const note = `Called the owner ${unique()}`;
   await page.getByLabel('New note').fill(note);
   await page.getByRole('button', { name: 'Add note' }).click();
   await expect(page.getByTestId('audit-note').filter({ hasText: note })).toBeVisible();
-  // Both survive a reload: they were stored, not just shown.
+  // All survive a reload: they were stored, not just shown.
   await page.reload();
-  await expect(page.getByLabel('Status')).toHaveValue('in-progress');
-  await expect(page.getByTestId('audit-note').filter({ hasText: note })).toContainText(/\d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2}/); // in the site's zone, named in the header
+  await expect(page.getByLabel('Stage')).toHaveValue('contacted');
+  await expect(page.getByTestId('audit-note').filter({ hasText: note })).toContainText(/\d{1,2} \w{3} \d{4}, \d{2}:\d{2}/); // in the site's zone, named in the header
+  // One person, one stage, one owner: their lead page gives the same answer.
+  await page.locator('[data-person-link]').click();
+  await expect(page.locator('[data-lead-work]').getByLabel('Stage')).toHaveValue('contacted');
+  await expect(page.locator('[data-lead-work]').getByLabel('Owner')).toHaveValue(/.+/);
+  await expect(page.locator('[data-person-business]')).toContainText(business);
+  await expect(page.locator('[data-person-phone]')).toContainText('+1 555 0100');
+  await page.goto(requestUrl);
 
-  // The CSV of the filtered list: every field, formula-like values neutralised.
+  // The CSV of the filtered list: every field, formula-like values neutralised, the person's stage and owner.
   const csvResponse = await page.request.get(`/api/admin/audit/export?q=${encodeURIComponent(business)}`);
   expect(csvResponse.status()).toBe(200);
   expect(csvResponse.headers()['content-disposition']).toMatch(/^attachment; filename="audit-requests-.*\.csv"$/);
@@ -77,18 +91,20 @@ test('a member’s request: in the admin list, opened, status changed, noted, ex
   expect(csv).toContain(business);
   expect(csv).toContain("'=1+2 please");
   expect(csv).toContain("'+1 555 0100");
-  expect(csv).toContain('In progress');
+  expect(csv).toContain(`Report not sent,,Contacted,${admin.email}`);
   expect(csv.trim().split('\r\n')).toHaveLength(2);
-  // The Export link carries the list's filter.
-  await page.goto(`/admin/audit?q=${encodeURIComponent(business)}&status=in-progress`);
-  await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', `/api/admin/audit/export?q=${encodeURIComponent(business).replace(/%20/g, '+')}&status=in-progress`);
+  // The list filters by the person's stage, and the Export link carries the list's filter.
+  await page.goto(`/admin/audit?q=${encodeURIComponent(business)}&stage=contacted`);
+  await expect(page.locator('tr[data-audit-row]').filter({ hasText: business }).locator('[data-audit-stage]')).toContainText('Contacted');
+  await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', `/api/admin/audit/export?q=${encodeURIComponent(business).replace(/%20/g, '+')}&stage=contacted`);
 
-  // The member sees the request and its new status, never the note.
+  // The member sees the request and that their report is on its way, never the note nor the stage.
   await member.goto('/dashboard');
   const mine = member.getByTestId('your-audit-requests');
   await expect(mine.getByText(business)).toBeVisible();
-  await expect(mine.locator('li').filter({ hasText: business })).toContainText('In progress');
+  await expect(mine.locator('li').filter({ hasText: business })).toContainText('We are preparing your report');
   await expect(member.getByText(note)).toHaveCount(0);
+  await expect(mine.getByText('Contacted')).toHaveCount(0);
   await member.context().close();
 });
 

@@ -101,21 +101,25 @@ test('a campaign visitor’s audit request: listed with its source, the timeline
   await expect(mail).toHaveCount(1);
   await expect(page.locator('main img[src="x"]')).toHaveCount(0);
 
-  // The admin sets the status on the request's page (linked from the timeline, and back).
+  // The admin sets the person's stage on the request's page (linked from the timeline, and back): one stage
+  // for the person, the same on both pages (issue 35).
   await request.getByRole('link', { name: business }).click();
   await expect(page.getByRole('heading', { level: 1, name: business })).toBeVisible();
   await gotoHydrated(page, page.url());
-  await page.getByLabel('Status').selectOption('in-progress');
-  await expect(page.getByText('Status: In progress.')).toBeVisible();
+  await page.getByLabel('Stage').selectOption('contacted');
+  await expect(page.getByText('Stage: Contacted.')).toBeVisible();
   await page.getByRole('link', { name: 'All activity of this person' }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/leads/${base64url(email)}$`));
-  const change = page.locator('[data-timeline-entry="audit-status"]');
+  await expect(page.locator('[data-lead-work]').getByLabel('Stage')).toHaveValue('contacted');
+  const change = page.locator('[data-timeline-entry="lead-stage"]');
   await expect(change).toHaveCount(1);
-  await expect(change).toContainText('Audit status: New → In progress');
-  await expect(change.getByRole('link', { name: business })).toBeVisible();
+  await expect(change).toContainText('Stage: New → Contacted');
   // Newest first: the change is above the request.
   const types = await page.locator('[data-timeline-entry]').evaluateAll((all) => all.map((e) => e.getAttribute('data-timeline-entry')));
-  expect(types.indexOf('audit-status')).toBeLessThan(types.indexOf('lead'));
+  expect(types.indexOf('lead-stage')).toBeLessThan(types.indexOf('lead'));
+  // What sells, at the top: the business they gave, and a report still owed.
+  await expect(page.locator('[data-person-profile] [data-person-business]')).toContainText(business);
+  await expect(page.locator('[data-person-profile] [data-person-report]')).toHaveAttribute('data-person-report', 'waiting');
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
 
   await screenshotsAndAxe(page, 'lead-person');

@@ -44,10 +44,11 @@ test('service editor: name, short text and price typed before the editor is live
   await expect.poll(async () => (await page.request.get(`/service/${id}`)).text()).toContain('Typed while the editor was loading.');
 });
 
-test('audit request panel: a status chosen and a note typed before the panel is live are saved', async ({ page, request, baseURL }) => {
+test('audit request panel: a stage chosen and a note typed before the panel is live are saved', async ({ page, request, baseURL }) => {
   const business = `Early Status Clinic ${Date.now().toString(36)}`;
   const sent = await request.post('/api/audit-requests', {
-    headers: { origin: baseURL!, accept: 'application/json', 'x-real-ip': freshClientIp() },
+    // Sent by a visitor: the admin's own request would be the team's, no lead (decision 032).
+    headers: { origin: baseURL!, accept: 'application/json', 'x-real-ip': freshClientIp(), cookie: '' },
     form: { fullName: 'Ada Early', email: `early-status-${Date.now().toString(36)}@example.com`, businessName: business, businessType: 'other', goals: 'more-leads', consent: 'on' },
   });
   expect(sent.status(), await sent.text()).toBe(200);
@@ -56,15 +57,15 @@ test('audit request panel: a status chosen and a note typed before the panel is 
   expect(id, 'the request is listed').toBeTruthy();
 
   const islands = await gotoWithIslandsHeld(page, `/admin/audit/${id}`);
-  await page.getByLabel('Status').selectOption('in-progress');
+  await page.getByLabel('Stage').selectOption('contacted');
   const note = `Called before the page was ready ${Date.now().toString(36)}`;
   await page.getByLabel('New note').fill(note);
   await islands.release();
 
-  await expect(page.getByText('Status: In progress.')).toBeVisible();
+  await expect(page.getByText('Stage: Contacted.')).toBeVisible();
   await page.getByRole('button', { name: 'Add note' }).click();
   await expect(page.getByTestId('audit-note').filter({ hasText: note })).toBeVisible();
   await page.reload();
-  await expect(page.getByLabel('Status')).toHaveValue('in-progress');
+  await expect(page.getByLabel('Stage')).toHaveValue('contacted');
   await expect(page.getByTestId('audit-note').filter({ hasText: note })).toBeVisible();
 });

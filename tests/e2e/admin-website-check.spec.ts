@@ -161,7 +161,9 @@ test('the admin writes, previews and sends the report; the requester opens the p
   await dialog.getByRole('button', { name: 'Send report' }).click();
   await expect(page.locator('[data-report-sent]')).toContainText(`to ${member.email}`);
   await expect(page.locator('[data-report-opened]')).toHaveText('Not opened yet.');
-  await expect(page.getByRole('combobox', { name: 'Status' })).toHaveValue('report-sent');
+  // A report sent is a first contact: the person is no longer New (issue 35: no status of the request's own).
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Stage' })).not.toHaveValue('new');
 
   // The requester opens the emailed link (not signed in): the report, private, unindexed, no Referer sent on.
   const link = await linkFromOutbox(member.email, '/audit-report/');

@@ -16,7 +16,7 @@ vi.mock('../../src/server/modules/chat/assistant', async (importOriginal) => {
 });
 
 import { auditReports, bookings, mailQueue } from '../../src/server/db/schema';
-import { submitAuditRequest, setAuditStatus } from '../../src/server/modules/audit/service';
+import { submitAuditRequest } from '../../src/server/modules/audit/service';
 import { openReport, sendAuditReport } from '../../src/server/modules/audit-report/service';
 import { markConversationRead, replyToConversation, setConversationStatus } from '../../src/server/modules/chat/admin';
 import { subscribeToInbox, type InboxEvent } from '../../src/server/modules/chat/hub';
@@ -75,21 +75,21 @@ const visitor = (): ChatIdentity => ({ visitorKey: visitorKeyOf(randomBytes(16).
 const accept = (identity: ChatIdentity, body: string) => acceptVisitorMessage({ body }, { identity, clientIp: randomIp() });
 
 describe('requests waiting for a report', () => {
-  it('are the requests with no report sent that are not closed, oldest first, with their website check’s score', async () => {
+  it('are the requests with no report sent whose person is no client or not a fit, oldest first, with their website check’s score', async () => {
     const first = await request('Ada');
     const second = await request('Bo');
     const score = await finishedCheck(second);
     const sent = await request('Cy');
     await finishedCheck(sent);
     await sendAuditReport(admin, sent, { summary: 'S', notes: {}, hidden: [] });
-    const closed = await request('Di');
-    await setAuditStatus(admin, closed, 'closed');
-    // Marked "report sent" by hand without a report: still waiting (the reports decide, not the status).
-    const markedOnly = await request('Ed');
-    await setAuditStatus(admin, markedOnly, 'report-sent');
+    await request('Di');
+    await setLeadStage(admin, 'di@example.com', 'not-a-fit');
+    // Moved on by hand without a report: still waiting (the reports decide, and the stage only ends the wait for good).
+    const movedOn = await request('Ed');
+    await setLeadStage(admin, 'ed@example.com', 'contacted');
 
     const { requests } = await todayOverview();
-    expect(requests.rows.map((r) => r.id)).toEqual([first, second, markedOnly]);
+    expect(requests.rows.map((r) => r.id)).toEqual([first, second, movedOn]);
     expect(requests.total).toBe(3);
     expect(requests.rows[0]).toMatchObject({ fullName: 'Ada', checkStatus: null, score: null });
     expect(requests.rows[1]).toMatchObject({ fullName: 'Bo', checkStatus: 'done', score });
@@ -167,10 +167,10 @@ describe('reports opened without a reply', () => {
 
     await h.handle.db.insert(bookings).values({ id: crypto.randomUUID(), provider: 'webhook', externalId: 'b1', email: 'booked@example.com', status: 'booked', createdAt: later('Booked') });
     await setLeadStage(admin, 'stage@example.com', 'contacted');
-    await h.handle.db.execute(`update activity_log set at = '${later('Stage').toISOString()}' where action = 'stage'`);
+    await h.handle.db.execute(`update activity_log set at = '${later('Stage').toISOString()}' where action = 'stage' and entity_id = 'stage@example.com'`);
     await setReplied(admin, 'replied@example.com', true);
     await h.handle.db.execute(`update lead_people set replied_at = '${later('Replied').toISOString()}' where email = 'replied@example.com'`);
-    await setAuditStatus(admin, ids.Closed!, 'closed');
+    await setLeadStage(admin, 'closed@example.com', 'not-a-fit');
     // A mail before the opening is no reply to it.
     await sendLeadMail(admin, 'early@example.com', { subject: 'Hello', body: 'Before you read it' });
     await h.handle.db.execute(`update mail_queue set created_at = '${new Date(openedAt.Early!.getTime() - 60_000).toISOString()}' where kind = 'lead-mail' and "to" = 'early@example.com'`);

@@ -6,7 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { activityLog, auditReports, auditRequests, leadEvents, mailQueue } from '../../src/server/db/schema';
+import { activityLog, auditReports, leadEvents, leadPeople, mailQueue } from '../../src/server/db/schema';
 import { AuditError } from '../../src/server/modules/audit/errors';
 import { submitAuditRequest } from '../../src/server/modules/audit/service';
 import { memberReport, memberReports, openReport, previewReport, REPORT_OPENING_QUIET_MS, saveReportDraft, sendAuditReport } from '../../src/server/modules/audit-report/service';
@@ -92,8 +92,9 @@ describe('sending the report', () => {
     expect(JSON.stringify(report)).not.toContain(token);
     const days = (report!.expiresAt.getTime() - report!.sentAt.getTime()) / 86_400_000;
     expect(days).toBe(30);
-    const [request] = await h.handle.db.select().from(auditRequests).where(eq(auditRequests.id, id));
-    expect(request!.status).toBe('report-sent');
+    // A report sent is a first contact: the person (no status of the request's own) is Contacted.
+    const [person] = await h.handle.db.select().from(leadPeople).where(eq(leadPeople.email, 'ada@example.com'));
+    expect(person!.stage).toBe('contacted');
     const [logged] = await h.handle.db.select().from(activityLog).where(eq(activityLog.action, 'report-sent'));
     expect(logged).toMatchObject({ actorId: admin, entityId: id });
     // The mail carries the site's words and the link, nothing the requester typed.
@@ -120,11 +121,13 @@ describe('opening the link', () => {
     const [report] = await h.handle.db.select().from(auditReports);
     expect(report!.openCount).toBe(3);
     expect(report!.firstOpenedAt).toEqual(now);
-    // The person's timeline: the report sent (a status change) and each visit, naming the request.
+    // The person's timeline: the report sent, the stage it moved them to, and each visit, naming the request
+    // and where its report stands.
     const { entries: rows } = await personTimeline('ada@example.com');
-    expect(rows).toContainEqual(expect.objectContaining({ type: 'audit-status', requestId: id, to: 'report-sent' }));
+    expect(rows).toContainEqual(expect.objectContaining({ type: 'audit-report-sent', requestId: id, sentTo: 'ada@example.com' }));
+    expect(rows).toContainEqual(expect.objectContaining({ type: 'lead-stage', from: 'new', to: 'contacted' }));
     expect(rows.filter((e) => e.type === 'lead' && e.kind === 'report-opened')).toEqual([
-      expect.objectContaining({ auditRequest: expect.objectContaining({ id }) }),
+      expect.objectContaining({ auditRequest: expect.objectContaining({ id, reportSentAt: expect.any(Date), reportOpenedAt: expect.any(Date) }) }),
       expect.objectContaining({ auditRequest: expect.objectContaining({ id }) }),
     ]);
   });

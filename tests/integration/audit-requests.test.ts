@@ -8,16 +8,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { activityLog, auditNotes, auditRequests, leadEvents, mailQueue } from '../../src/server/db/schema';
 import {
   addAuditNote,
-  assignAuditRequest,
   auditExportRows,
   auditListPage,
   exportAuditCsv,
   auditRequestDetail,
   AUDIT_RATE_LIMIT,
   memberAuditRequests,
-  setAuditStatus,
   submitAuditRequest,
 } from '../../src/server/modules/audit/service';
+import { sendAuditReport } from '../../src/server/modules/audit-report/service';
+import { assignLead, setLeadStage } from '../../src/server/modules/leads/work';
+import { insertRun } from '../../src/server/modules/site-audit/repository';
+import { scoreFindings } from '../../src/server/modules/site-audit/scoring';
 import { auditSubmissionOf, type AuditSubmission } from '../../src/shared/schemas/audit';
 import { createAuthHarness, randomIp, type AuthHarness } from '../support/auth';
 
@@ -65,7 +67,7 @@ describe('submitting a request', () => {
     expect(result.kind).toBe('accepted');
     const id = (result as { id: string }).id;
     const [row] = await all.requests();
-    expect(row).toMatchObject({ id, fullName: 'Ada Lovelace', status: 'new', userId: null, goals: ['more-leads', 'appointment-reminders'] });
+    expect(row).toMatchObject({ id, fullName: 'Ada Lovelace', userId: null, goals: ['more-leads', 'appointment-reminders'] });
     expect(row!.attribution).toEqual({ sourcePage: '/services', utmSource: 'newsletter', utmCampaign: 'spring' });
     const [event] = await all.events();
     expect(event).toMatchObject({ kind: 'audit-request', refId: id, email: 'ada@example.com', sourcePage: '/services', utmSource: 'newsletter', utmCampaign: 'spring' });
@@ -158,32 +160,55 @@ describe('the admin side', () => {
     return ids;
   }
 
-  it('lists newest first, filters by status, searches name, email and business, pages in SQL', async () => {
+  /** A finished website check of the request with a score, as the check process stores it. */
+  async function checked(requestId: string) {
+    const findings = scoreFindings([{ id: 'contact-form', category: 'leads', title: 'Contact form', status: 'fail', evidence: ['none'], why: 'w', fix: 'f' }]);
+    await insertRun(h.handle.db, { id: crypto.randomUUID(), requestId, url: 'https://clinic.example/', status: 'done', finishedAt: new Date(), score: findings.overall ?? null, findings });
+    return findings.overall!;
+  }
+
+  it('lists newest first, searches name, email and business, filters by report and by the person’s stage, pages in SQL', async () => {
     const ids = await seed(4);
-    const page = await auditListPage({ q: '', status: '', page: 1 });
+    const page = await auditListPage({ q: '', page: 1 });
     expect(page.total).toBe(4);
     expect(page.rows.map((r) => r.id)).toEqual([...ids].reverse());
-    expect((await auditListPage({ q: 'coaching odd', status: '', page: 1 })).total).toBe(0);
-    expect((await auditListPage({ q: 'Odd Coaching', status: '', page: 1 })).total).toBe(2);
-    expect((await auditListPage({ q: 'P3@EXAMPLE', status: '', page: 1 })).rows.map((r) => r.id)).toEqual([ids[3]]);
-    expect((await auditListPage({ q: '%', status: '', page: 1 })).total).toBe(0); // a wildcard is a character
-    await setAuditStatus(admin, ids[1]!, 'closed');
-    expect((await auditListPage({ q: '', status: 'closed', page: 1 })).rows.map((r) => r.id)).toEqual([ids[1]]);
-    expect((await auditListPage({ q: '', status: 'new', page: 2 })).rows).toEqual([]);
+    expect(page.rows[0]).toMatchObject({ stage: 'new', ownerName: null, score: null, reportSentAt: null, reportOpenedAt: null });
+    expect((await auditListPage({ q: 'coaching odd', page: 1 })).total).toBe(0);
+    expect((await auditListPage({ q: 'Odd Coaching', page: 1 })).total).toBe(2);
+    expect((await auditListPage({ q: 'P3@EXAMPLE', page: 1 })).rows.map((r) => r.id)).toEqual([ids[3]]);
+    expect((await auditListPage({ q: '%', page: 1 })).total).toBe(0); // a wildcard is a character
+
+    // A report sent for p1; p2 is not a fit: neither waits for a report any more.
+    const score = await checked(ids[1]!);
+    await sendAuditReport(admin, ids[1]!, { summary: '', notes: {}, hidden: [] });
+    await setLeadStage(admin, 'p2@example.com', 'not-a-fit');
+    await assignLead(admin, 'P0@example.com', admin);
+    const waiting = (await auditListPage({ q: '', report: 'waiting', page: 1 })).rows.map((r) => r.id);
+    expect(waiting.sort()).toEqual([ids[0], ids[3]].sort());
+    const sent = await auditListPage({ q: '', report: 'sent', page: 1 });
+    expect(sent.rows).toMatchObject([{ id: ids[1], score, stage: 'contacted' }]);
+    expect(sent.rows[0]!.reportSentAt).toBeInstanceOf(Date);
+    expect((await auditListPage({ q: '', report: 'opened', page: 1 })).total).toBe(0);
+    expect((await auditListPage({ q: '', stage: 'not-a-fit', page: 1 })).rows.map((r) => r.id)).toEqual([ids[2]]);
+    // The owner is the person's, whatever case their email was typed in.
+    expect((await auditListPage({ q: 'p0@', page: 1 })).rows[0]).toMatchObject({ ownerName: 'Ada Lovelace', ownerEmail: 'owner@example.com' });
+    expect((await auditListPage({ q: '', report: 'waiting', page: 2 })).rows).toEqual([]);
   });
 
-  it('changes status forwards and back, recording each change with before and after', async () => {
+  it('shows the person’s stage and owner, not a status of its own; sending the report makes a new lead Contacted, once', async () => {
     const [id] = await seed(1);
-    await setAuditStatus(admin, id!, 'report-sent');
-    await setAuditStatus(admin, id!, 'in-progress');
-    expect(await setAuditStatus(admin, id!, 'in-progress')).toEqual({ changed: false });
-    const entries = await all.activity();
-    expect(entries.map((e) => [e.action, e.before, e.after, e.actorEmail])).toEqual([
-      ['status', { status: 'new' }, { status: 'report-sent' }, 'owner@example.com'],
-      ['status', { status: 'report-sent' }, { status: 'in-progress' }, 'owner@example.com'],
-    ]);
-    expect(entries[0]!.summary).toContain('New → Report sent');
-    expect((await auditRequestDetail(id!))!.request.status).toBe('in-progress');
+    expect((await auditRequestDetail(id!))!.work).toEqual({ email: 'p0@example.com', stage: 'new', ownerId: null });
+    await assignLead(admin, 'p0@example.com', admin);
+    await checked(id!);
+    await sendAuditReport(admin, id!, { summary: '', notes: {}, hidden: [] });
+    expect((await auditRequestDetail(id!))!.work).toEqual({ email: 'p0@example.com', stage: 'contacted', ownerId: admin });
+    // A person already further along keeps their stage when a report goes out again.
+    await setLeadStage(admin, 'p0@example.com', 'call-booked');
+    await sendAuditReport(admin, id!, { summary: 'Again.', notes: {}, hidden: [] });
+    expect((await auditRequestDetail(id!))!.work.stage).toBe('call-booked');
+    const sentEntries = (await all.activity()).filter((e) => e.action === 'report-sent');
+    expect(sentEntries.map((e) => (e.after as { stage?: string }).stage ?? null)).toEqual(['contacted', null]);
+    expect(sentEntries[0]!.summary).toMatch(/^Person 0 \(Even Clinic\): report sent to p0@example\.com \(score \d+\)$/);
   });
 
   it('adds notes with author and time, refuses an empty note, and never mails the requester about them', async () => {
@@ -199,37 +224,21 @@ describe('the admin side', () => {
     expect((await all.activity()).map((e) => e.action)).toEqual(['note']);
   });
 
-  it('assigns to an admin or nobody, and refuses a member as assignee', async () => {
-    const [id] = await seed(1);
-    await assignAuditRequest(admin, id!, admin);
-    expect((await auditRequestDetail(id!))!.assignee?.id).toBe(admin);
-    await expect(assignAuditRequest(admin, id!, member)).rejects.toMatchObject({ code: 'INVALID' });
-    await assignAuditRequest(admin, id!, null);
-    expect((await auditRequestDetail(id!))!.request.assignedTo).toBeNull();
-    expect((await all.activity()).map((e) => [e.before, e.after])).toEqual([
-      [{ assignedTo: null }, { assignedTo: 'owner@example.com' }],
-      [{ assignedTo: 'owner@example.com' }, { assignedTo: null }],
-    ]);
-  });
-
   it('refuses every admin write to a member and to nobody, changing nothing', async () => {
     const [id] = await seed(1);
-    await expect(setAuditStatus(member, id!, 'closed')).rejects.toMatchObject({ code: 'NOT_ADMIN' });
     await expect(addAuditNote(member, id!, 'hi')).rejects.toMatchObject({ code: 'NOT_ADMIN' });
-    await expect(assignAuditRequest(member, id!, member)).rejects.toMatchObject({ code: 'NOT_ADMIN' });
-    await expect(setAuditStatus(undefined, id!, 'closed')).rejects.toMatchObject({ code: 'NO_USER_LOGGED_IN' });
-    expect((await auditRequestDetail(id!))!.request.status).toBe('new');
+    await expect(addAuditNote(undefined, id!, 'hi')).rejects.toMatchObject({ code: 'NO_USER_LOGGED_IN' });
     expect(await h.handle.db.select().from(auditNotes)).toEqual([]);
     expect(await all.activity()).toEqual([]);
   });
 
   it('answers NOT_FOUND for an unknown request', async () => {
-    await expect(setAuditStatus(admin, crypto.randomUUID(), 'closed')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(addAuditNote(admin, crypto.randomUUID(), 'hi')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('exports every field of the filtered requests', async () => {
     await seed(3);
-    const rows = await auditExportRows({ q: 'Odd', status: '' });
+    const rows = await auditExportRows({ q: 'Odd' });
     expect(rows).toHaveLength(1);
     expect(rows[0]!.request).toMatchObject({ businessName: 'Odd Coaching', phone: '+44 20 7946 0000' });
   });
@@ -239,13 +248,14 @@ describe('the CSV export', () => {
   it('holds every field of the filtered requests, neutralises formulas, and is the admin’s only', async () => {
     await submit(submission({ fullName: 'Eve Example', businessName: '=HYPERLINK("http://evil.example","click")', message: 'line one\nline, two' }));
     await submit(submission({ businessName: 'Other Co' }));
-    const csv = await exportAuditCsv(admin, { q: 'hyperlink', status: '' });
+    const csv = await exportAuditCsv(admin, { q: 'hyperlink' });
     const lines = csv.trimEnd().split('\r\n');
-    expect(lines[0]).toMatch(/^Received \(UTC\),Status,Full name,Email,Business name,/);
+    expect(lines[0]).toMatch(/^Received \(UTC\),Report,Website score,Stage,Owner,Full name,Email,Business name,/);
+    expect(lines[1]).toMatch(/^[^,]+,Report not sent,,New,,Eve Example,/);
     expect(lines).toHaveLength(2); // the header and the one match (the message's line break is inside quotes)
     expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
     expect(csv).toContain('"line one\nline, two"');
     expect(csv).toContain("'+44 20 7946 0000");
-    await expect(exportAuditCsv(member, { q: '', status: '' })).rejects.toMatchObject({ code: 'NOT_ADMIN' });
+    await expect(exportAuditCsv(member, { q: '' })).rejects.toMatchObject({ code: 'NOT_ADMIN' });
   });
 });

@@ -7,59 +7,19 @@
  * address already set stays beside the moved zone, and running it twice changes nothing.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { invalidateMemos } from '../../src/server/cache/memo';
 import { useDatabaseHandle } from '../../src/server/db';
-import { openDatabase, type DatabaseHandle } from '../../src/server/db/client';
+import type { DatabaseHandle } from '../../src/server/db/client';
 import { appConfig } from '../../src/server/db/schema';
 import { getChatSettings } from '../../src/server/modules/chat/settings';
 import { getGeneralSettings } from '../../src/server/modules/settings/general';
 import { siteTimeZone } from '../../src/server/modules/site/time-zone';
-import { createPostgresDatabase } from '../support/postgres-database';
+import { DRIZZLE, emptyDatabase, migrateFrom, migrationsBefore } from '../support/migrations';
 
 const TAG = '0022_general_settings';
-const DRIZZLE = path.resolve('drizzle');
-
-/** A migrations folder holding every migration before TAG, as the app had them before this change. */
-function migrationsBefore(tag: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-before-'));
-  const journal = JSON.parse(fs.readFileSync(path.join(DRIZZLE, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
-  const earlier = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === tag));
-  expect(earlier.length).toBeGreaterThan(0);
-  fs.mkdirSync(path.join(dir, 'meta'));
-  fs.writeFileSync(path.join(dir, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: earlier }));
-  for (const e of earlier) fs.copyFileSync(path.join(DRIZZLE, `${e.tag}.sql`), path.join(dir, `${e.tag}.sql`));
-  return dir;
-}
-
-async function emptyDatabase(): Promise<DatabaseHandle> {
-  if (!process.env.TEST_DATABASE_URL) return openDatabase({ kind: 'memory' });
-  const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL);
-  const opened = await openDatabase({ kind: 'postgres', url: database.url });
-  return {
-    ...opened,
-    close: async () => {
-      await opened.close();
-      await database.drop();
-    },
-  };
-}
-
-/** The app's migrator (handle.migrate) on the migrations in `folder`. */
-async function migrateFrom(handle: DatabaseHandle, folder: string | undefined) {
-  const previous = process.env.MIGRATIONS_DIR;
-  if (folder) process.env.MIGRATIONS_DIR = folder;
-  else delete process.env.MIGRATIONS_DIR;
-  try {
-    await handle.migrate();
-  } finally {
-    if (previous === undefined) delete process.env.MIGRATIONS_DIR;
-    else process.env.MIGRATIONS_DIR = previous;
-  }
-}
 
 let handle: DatabaseHandle;
 let before: string;

@@ -6,8 +6,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chatConversations, chatMessages, leadEvents, mailQueue, pageTimes, users } from '../../src/server/db/schema';
-import { addAuditNote, setAuditStatus, submitAuditRequest } from '../../src/server/modules/audit/service';
+import { activityLog, chatConversations, chatMessages, leadEvents, mailQueue, pageTimes, users } from '../../src/server/db/schema';
+import { addAuditNote, submitAuditRequest } from '../../src/server/modules/audit/service';
 import { anonymousBookCalls, exportPeopleCsv, findPerson, listPeople, personTimeline, type TimelineEntry } from '../../src/server/modules/leads/people';
 import { peopleQueryOf } from '../../src/shared/lead-people';
 import { auditSubmissionOf } from '../../src/shared/schemas/audit';
@@ -115,7 +115,7 @@ describe('listPeople', () => {
     await expect(exportPeopleCsv(undefined, peopleQueryOf(new URLSearchParams()))).rejects.toThrow();
     const csv = await exportPeopleCsv(adminId, peopleQueryOf(new URLSearchParams('kind=chat-lead')));
     const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toMatch(/^Email,Name,Member,Stage,Owner,Follow up on,First seen \(UTC\),/);
+    expect(lines[0]).toMatch(/^Email,Name,Member,Stage,Owner,Follow up on,Business,Phone,Website,Website score,Report,First seen \(UTC\),/);
     expect(lines).toHaveLength(3); // eve and ann
     expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
     expect(csv).toContain("'+cmd");
@@ -154,7 +154,8 @@ describe('personTimeline', () => {
     );
     const requestId = (submitted as { id: string }).id;
     await new Promise((r) => setTimeout(r, 5));
-    await setAuditStatus(adminId, requestId, 'in-progress');
+    // A status change as the activity log recorded them before issue 35 (a request had a status of its own): still shown.
+    await h.handle.db.insert(activityLog).values({ id: crypto.randomUUID(), actorId: adminId, actorEmail: 'owner@example.com', action: 'status', entityType: 'audit', entityId: requestId, summary: 'Mia Member (Mia Clinic): New → In progress', before: { status: 'new' }, after: { status: 'in-progress' } });
     await new Promise((r) => setTimeout(r, 5));
     await addAuditNote(adminId, requestId, 'Called her <script>x</script>');
     await h.handle.db.update(mailQueue).set({ sentAt: new Date() }).where(eq(mailQueue.kind, 'audit-confirmation'));
@@ -176,7 +177,7 @@ describe('personTimeline', () => {
     );
     const of = <T extends TimelineEntry['type']>(type: T) => entries.filter((e): e is Extract<TimelineEntry, { type: T }> => e.type === type);
     expect(of('lead').map((e) => e.kind).sort()).toEqual(['audit-request', 'sign-up']);
-    expect(of('lead').find((e) => e.kind === 'audit-request')!.auditRequest).toEqual({ id: requestId, businessName: 'Mia Clinic', status: 'in-progress' });
+    expect(of('lead').find((e) => e.kind === 'audit-request')!.auditRequest).toEqual({ id: requestId, businessName: 'Mia Clinic', reportSentAt: null, reportOpenedAt: null });
     expect(of('audit-status')[0]).toMatchObject({ requestId, from: 'new', to: 'in-progress', actorName: 'Ada Lovelace' });
     expect(of('audit-note')[0]!.body).toBe('Called her <script>x</script>');
     const confirmation = of('mail').find((m) => m.kind === 'audit-confirmation')!;

@@ -127,16 +127,19 @@ describe('reading a submission', () => {
 
 describe('the admin list URL state', () => {
   it('reads q, status and page, falling back to defaults', () => {
-    expect(auditListQueryOf(new URLSearchParams('q=%20ada%20&status=report-sent&page=3'))).toEqual({ q: 'ada', status: 'report-sent', report: '', page: 3 });
-    expect(auditListQueryOf(new URLSearchParams('status=bogus&page=-2'))).toEqual({ q: '', status: '', report: '', page: 1 });
+    expect(auditListQueryOf(new URLSearchParams('q=%20ada%20&report=sent&stage=contacted&page=3'))).toEqual({ q: 'ada', report: 'sent', stage: 'contacted', page: 3 });
+    expect(auditListQueryOf(new URLSearchParams('stage=bogus&page=-2'))).toEqual({ q: '', report: '', stage: '', page: 1 });
     expect(auditListQueryOf(new URLSearchParams('report=waiting')).report).toBe('waiting');
+    expect(auditListQueryOf(new URLSearchParams('report=opened')).report).toBe('opened');
     expect(auditListQueryOf(new URLSearchParams('report=closed')).report).toBe('');
+    // The status a request had of its own before issue 35 is no filter any more.
+    expect(auditListQueryOf(new URLSearchParams('status=closed'))).toEqual({ q: '', report: '', stage: '', page: 1 });
     expect(auditListQueryOf(new URLSearchParams(`q=${'x'.repeat(500)}`)).q).toHaveLength(AUDIT_LIMITS.search);
   });
 
   it('writes short links', () => {
-    expect(auditListSearch({ q: 'a b', status: 'new', page: 2 })).toBe('?q=a+b&status=new&page=2');
+    expect(auditListSearch({ q: 'a b', stage: 'new', page: 2 })).toBe('?q=a+b&stage=new&page=2');
     expect(auditListSearch({ report: 'waiting', page: 1 })).toBe('?report=waiting');
-    expect(auditListSearch({ q: '', status: '', page: 1 })).toBe('');
+    expect(auditListSearch({ q: '', report: '', stage: '', page: 1 })).toBe('');
   });
 });

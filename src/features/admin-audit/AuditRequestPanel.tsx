@@ -1,60 +1,62 @@
 /**
- * The working side of one audit request (/admin/audit/[id]): its status (any of the four, forwards or
- * back), who it is assigned to, and the team's internal notes (never shown to the requester). Each change
- * goes through an admin.audit.* Action and is recorded in the activity log by the service.
+ * The working side of one audit request (/admin/audit/[id]): the requester's stage and owner, the same
+ * pair their lead page shows (issue 35: one person, one stage, one owner; a request keeps no status of its
+ * own), and the team's internal notes on the request (never shown to the requester). Each change goes
+ * through an admin.* Action and is recorded in the activity log by the service.
  */
 import { actions } from 'astro:actions';
 import { useRef } from 'react';
 import NotesSection, { type NoteItem } from '../../components/admin/NotesSection';
-import { Section, SelectInput } from '../../components/admin/fields';
-import { useInstantSave } from '../../components/admin/use-instant-save';
+import StageAndOwner from '../../components/admin/StageAndOwner';
+import { Section } from '../../components/admin/fields';
 import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
-import { AUDIT_LIMITS, AUDIT_STATUS_LABELS, AUDIT_STATUSES, type AuditStatus } from '../../shared/schemas/audit';
-
+import { AUDIT_LIMITS } from '../../shared/schemas/audit';
+import type { LeadStage } from '../../shared/schemas/lead-work';
 
 interface Props {
   id: string;
-  status: AuditStatus;
-  assigneeId: string | null;
+  /** The requester's lower-cased email: their lead. */
+  email: string;
+  /** False for the team's own requests (an admin trying the form): no lead, so no stage or owner. */
+  isLead: boolean;
+  stage: LeadStage;
+  ownerId: string | null;
   admins: { id: string; label: string }[];
+  /** Their lead page, where the stage and owner also show. */
+  personHref: string;
   notes: NoteItem[];
   /** The site's time zone (decision 032): the page header names it. */
   timeZone: string;
 }
 
-const NOBODY = '';
-
 export default function AuditRequestPanel(props: Props) {
   const root = useRef<HTMLDivElement>(null);
   useKeepTypedValues(root);
-  // Setting a status or an assignee is idempotent: safe to retry through a dropped connection.
-  const status = useInstantSave<AuditStatus>(props.status, (next) => actions.admin.audit.setStatus({ id: props.id, status: next }), (next) => `Status: ${AUDIT_STATUS_LABELS[next]}.`);
-  const assignee = useInstantSave(
-    props.assigneeId ?? NOBODY,
-    (next) => actions.admin.audit.assign({ id: props.id, assigneeId: next === NOBODY ? null : next }),
-    (next) => (next === NOBODY ? 'Unassigned.' : `Assigned to ${props.admins.find((a) => a.id === next)?.label ?? 'the admin'}.`),
-  );
-
   return (
     <div ref={root} className="grid gap-6">
-      <Section title="Status and owner">
-        <div className="grid gap-4">
-          <SelectInput
-            label="Status"
-            value={status.value}
-            onValue={(v) => void status.change(v)}
-            options={AUDIT_STATUSES.map((s) => ({ value: s, label: AUDIT_STATUS_LABELS[s] }))}
-            hint={status.saving ? 'Saving…' : 'Changes are saved at once and recorded in the activity log.'}
-          />
-          <SelectInput
-            label="Assigned to"
-            value={assignee.value}
-            onValue={(v) => void assignee.change(v)}
-            options={[{ value: NOBODY, label: 'Nobody' }, ...props.admins.map((a) => ({ value: a.id, label: a.label }))]}
-            hint={assignee.saving ? 'Saving…' : 'Any admin of the site.'}
-          />
-        </div>
-      </Section>
+      {props.isLead ? (
+        <StageAndOwner
+          email={props.email}
+          stage={props.stage}
+          ownerId={props.ownerId}
+          admins={props.admins}
+          description={
+            <>
+              The person’s, the same on{' '}
+              <a href={props.personHref} className="font-medium text-brand-700 underline underline-offset-2 hover:no-underline">
+                their lead page
+              </a>{' '}
+              and every request of theirs.
+            </>
+          }
+        />
+      ) : (
+        <Section title="Stage and owner">
+          <p className="text-sm text-slate-600" data-team-request>
+            Sent by your team (an admin’s account or address): the team is no lead, so it has no stage or owner.
+          </p>
+        </Section>
+      )}
       <NotesSection
         notes={props.notes}
         maxLength={AUDIT_LIMITS.note}

@@ -74,7 +74,7 @@ export default function ReportEditor(props: Props) {
           <span className="font-medium break-all">{props.recipient}</span> gets an email with a private link to the report as the preview shows it ({shown} of {props.checks.length} checks). The
           link works for {props.linkDays} days.
         </p>
-        <p className="mt-2">The request's status becomes “Report sent”.</p>
+        <p className="mt-2">A lead still at “New” moves to “Contacted”.</p>
       </>,
       'Send report',
       'primary',

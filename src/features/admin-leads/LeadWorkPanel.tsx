@@ -7,13 +7,13 @@
 import { actions } from 'astro:actions';
 import { useRef, useState } from 'react';
 import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
-import { useInstantSave } from '../../components/admin/use-instant-save';
+import StageAndOwner from '../../components/admin/StageAndOwner';
 import NotesSection, { type NoteItem } from '../../components/admin/NotesSection';
-import { Section, SelectInput, TextInput } from '../../components/admin/fields';
+import { Section, TextInput } from '../../components/admin/fields';
 import { toast } from '../../components/admin/toasts';
 import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { dayHeading, followUpLabel } from '../../shared/lead-people';
-import { LEAD_NOTE_MAX, LEAD_STAGE_LABELS, LEAD_STAGES, type LeadStage } from '../../shared/schemas/lead-work';
+import { LEAD_NOTE_MAX, type LeadStage } from '../../shared/schemas/lead-work';
 
 interface Props {
   email: string;
@@ -27,18 +27,10 @@ interface Props {
   timeZone: string;
 }
 
-const NOBODY = '';
 
 export default function LeadWorkPanel(props: Props) {
   const root = useRef<HTMLDivElement>(null);
   useKeepTypedValues(root);
-  // Setting a stage or an owner is idempotent: safe to retry through a dropped connection.
-  const stage = useInstantSave<LeadStage>(props.stage, (next) => actions.admin.leads.setStage({ email: props.email, stage: next }), (next) => `Stage: ${LEAD_STAGE_LABELS[next]}.`);
-  const owner = useInstantSave(
-    props.ownerId ?? NOBODY,
-    (next) => actions.admin.leads.assign({ email: props.email, ownerId: next === NOBODY ? null : next }),
-    (next) => (next === NOBODY ? 'Nobody owns this lead now.' : `Owned by ${props.admins.find((a) => a.id === next)?.label ?? 'the admin'}.`),
-  );
   const [followUp, setFollowUp] = useState(props.followUpOn);
   const [dayDraft, setDayDraft] = useState(props.followUpOn ?? '');
   const [dayError, setDayError] = useState<string | undefined>();
@@ -63,24 +55,7 @@ export default function LeadWorkPanel(props: Props) {
 
   return (
     <div ref={root} className="grid gap-6" data-lead-work>
-      <Section title="Stage and owner">
-        <div className="grid gap-4">
-          <SelectInput
-            label="Stage"
-            value={stage.value}
-            onValue={(v) => void stage.change(v)}
-            options={LEAD_STAGES.map((s) => ({ value: s, label: LEAD_STAGE_LABELS[s] }))}
-            hint={stage.saving ? 'Saving…' : 'Saved at once, recorded in the activity log and on the timeline.'}
-          />
-          <SelectInput
-            label="Owner"
-            value={owner.value}
-            onValue={(v) => void owner.change(v)}
-            options={[{ value: NOBODY, label: 'Nobody' }, ...props.admins.map((a) => ({ value: a.id, label: a.label }))]}
-            hint={owner.saving ? 'Saving…' : 'Any admin of the site.'}
-          />
-        </div>
-      </Section>
+      <StageAndOwner email={props.email} stage={props.stage} ownerId={props.ownerId} admins={props.admins} />
       <Section title="Next follow-up" description={followUp ? `${followUpLabel(followUp, props.today)}.` : 'No follow-up set.'}>
         {/* The server's rule says what is wrong beside the field (the picker's min only greys earlier days). */}
         <form

@@ -426,10 +426,6 @@ export const auditRequests = pgTable(
     userId: text("user_id").references(() => users.id, {
       onDelete: "set null",
     }),
-    status: text("status").notNull().default("new"),
-    assignedTo: text("assigned_to").references(() => users.id, {
-      onDelete: "set null",
-    }),
     attribution: jsonb("attribution")
       .$type<Attribution>()
       .notNull()
@@ -437,9 +433,10 @@ export const auditRequests = pgTable(
   },
   (t) => [
     index("audit_requests_created_idx").on(t.createdAt),
-    index("audit_requests_status_created_idx").on(t.status, t.createdAt),
     index("audit_requests_user_idx").on(t.userId),
     index("audit_requests_email_idx").on(t.email),
+    // A person's requests by their lower-cased email, newest first: lead_profiles' triggers (migration 0023).
+    index("audit_requests_person_idx").on(sql`lower(${t.email})`, t.createdAt),
   ],
 );
 
@@ -933,6 +930,33 @@ export const leadPersonStats = pgTable(
     names: text("names").notNull().default(""),
   },
   (t) => [primaryKey({ columns: [t.email, t.userKey] }), index("lead_person_stats_last_idx").on(t.lastAt)],
+);
+
+/**
+ * What sells, per person (issue 35): the business, phone and website they gave on their newest audit
+ * request (each the newest non-empty one), the newest finished website check's score, and their newest
+ * report's sending and opening. One row per lower-cased email with an audit request, kept by PostgreSQL
+ * triggers on audit_requests, site_audit_runs and audit_reports (migration 0023), so every writer is
+ * covered and the leads list sorts 20,000 people by score from one index.
+ */
+export const leadProfiles = pgTable(
+  "lead_profiles",
+  {
+    email: text("email").primaryKey(),
+    businessName: text("business_name").notNull().default(""),
+    phone: text("phone").notNull().default(""),
+    website: text("website").notNull().default(""),
+    /** The newest audit request (the list links the score to its check). */
+    requestId: text("request_id"),
+    /** 0–100 of the newest finished check with a score, null when none. */
+    score: integer("score"),
+    scoreRequestId: text("score_request_id"),
+    checkedAt: at("checked_at"),
+    reportSentAt: at("report_sent_at"),
+    /** The newest report's latest opening. */
+    reportOpenedAt: at("report_opened_at"),
+  },
+  (t) => [index("lead_profiles_score_idx").on(t.score)],
 );
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });

@@ -1,13 +1,15 @@
 /**
  * The free audit (PRODUCT.md "Free audit"): the request form's rules, shared by the /free-audit island
- * (inline validation), the page's no-script form post and the JSON endpoint, plus the statuses an admin
- * moves a request through and the admin list's URL state. Pure: no server imports.
+ * (inline validation), the page's no-script form post and the JSON endpoint, plus the admin list's URL
+ * state. Pure: no server imports.
  */
 import { emailField, phoneField, sanitizeSitePath, websiteField } from '../auth-schemas';
 import { cleanLine, isCleanLine, isCleanText } from '../text-controls';
 import { publicRouteOf } from '../site-routes';
 import { safeUtm } from '../utm';
 import { z } from '../zod';
+import { isReportState, REPORT_STATES, type ReportState } from '../lead-profile';
+import { isLeadStage, type LeadStage } from './lead-work';
 
 export const AUDIT_LIMITS = {
   fullName: 100,
@@ -35,6 +37,10 @@ export const AUDIT_GOAL_LABELS: Record<AuditGoal, string> = {
   'lead-capture-funnel': 'Lead-capture funnel',
 };
 
+/**
+ * The statuses a request had of its own before issue 35 (one person, one stage, one owner: a request now
+ * shows the person's stage and its report's state). Kept to read the activity log's older entries.
+ */
 export const AUDIT_STATUSES = ['new', 'in-progress', 'report-sent', 'closed'] as const;
 export type AuditStatus = (typeof AUDIT_STATUSES)[number];
 export const AUDIT_STATUS_LABELS: Record<AuditStatus, string> = {
@@ -54,7 +60,6 @@ export const auditStatusBadgeClass = (status: string) =>
   `inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${AUDIT_STATUS_BADGE[status as AuditStatus] ?? AUDIT_STATUS_BADGE.closed}`;
 export const auditStatusLabel = (status: string) => AUDIT_STATUS_LABELS[status as AuditStatus] ?? status;
 
-export const isAuditStatus = (v: unknown): v is AuditStatus => typeof v === 'string' && (AUDIT_STATUSES as readonly string[]).includes(v);
 
 /** What happens after a request: the thank-you state and the confirmation email say the same. */
 export const AUDIT_NEXT_STEPS = [
@@ -240,37 +245,38 @@ export const EMPTY_AUDIT_FORM: AuditFormValues = {
 
 export const AUDIT_PER_PAGE = 25;
 
-/**
- * Whether a report was sent (read from the reports, not the status): "waiting" is a request with no report
- * sent that is not closed, what the overview's Today lists and the sidebar's Audit badge count.
- */
-export const AUDIT_REPORT_FILTERS = ['waiting', 'sent'] as const;
-export type AuditReportFilter = (typeof AUDIT_REPORT_FILTERS)[number];
-export const AUDIT_REPORT_FILTER_LABELS: Record<AuditReportFilter, string> = { waiting: 'Waiting for a report', sent: 'Report sent' };
-const isAuditReportFilter = (v: unknown): v is AuditReportFilter => typeof v === 'string' && (AUDIT_REPORT_FILTERS as readonly string[]).includes(v);
+/** The audit list's report filter: a request waiting for its report, one whose report went out, one opened. */
+export const AUDIT_REPORT_FILTERS = REPORT_STATES;
+export const AUDIT_REPORT_FILTER_LABELS: Record<ReportState, string> = { waiting: 'Waiting for a report', sent: 'Report sent', opened: 'Report opened' };
 
-/** /admin/audit's URL state (`?q=&status=&report=&page=`): anything unreadable falls back to the default. */
+/** /admin/audit's URL state (`?q=&report=&stage=&page=`): anything unreadable falls back to the default. */
 export interface AuditListQuery {
   q: string;
-  status: AuditStatus | '';
-  report: AuditReportFilter | '';
+  report: ReportState | '';
+  /** The requester's stage (the person's, as on their lead page). */
+  stage: LeadStage | '';
   page: number;
 }
 
 export function auditListQueryOf(params: URLSearchParams): AuditListQuery {
   const q = cut(cleanLine(params.get('q') ?? '', ' ').trim(), AUDIT_LIMITS.search);
-  const status = params.get('status') ?? '';
   const page = Number.parseInt(params.get('page') ?? '1', 10);
   const report = params.get('report') ?? '';
-  return { q, status: isAuditStatus(status) ? status : '', report: isAuditReportFilter(report) ? report : '', page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1 };
+  const stage = params.get('stage') ?? '';
+  return {
+    q,
+    report: isReportState(report) ? report : '',
+    stage: isLeadStage(stage) ? stage : '',
+    page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1,
+  };
 }
 
 /** The query string of a list URL (defaults left out, so links stay short). */
 export function auditListSearch(query: Partial<AuditListQuery>): string {
   const params = new URLSearchParams();
   if (query.q) params.set('q', query.q);
-  if (query.status) params.set('status', query.status);
   if (query.report) params.set('report', query.report);
+  if (query.stage) params.set('stage', query.stage);
   if (query.page && query.page > 1) params.set('page', String(query.page));
   const s = params.toString();
   return s ? `?${s}` : '';

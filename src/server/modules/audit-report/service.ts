@@ -13,7 +13,8 @@ import { logger } from '../../logger';
 import { insertActivity } from '../activity/repository';
 import { AUDIT_ENTITY } from '../audit/entity';
 import { AuditError } from '../audit/errors';
-import { findAuditRequest, insertLeadEvent, updateAuditRequest, type AuditRequestRow } from '../audit/repository';
+import { findAuditRequest, insertLeadEvent, type AuditRequestRow } from '../audit/repository';
+import { markContacted } from '../leads/work';
 import { adminWrite, requestLabel } from '../audit/service';
 import { listActivePackages, listServices } from '../catalog/repository';
 import { getSiteContent } from '../site/service';
@@ -23,7 +24,6 @@ import { announceTodayChange } from '../today/live';
 import { findRun, newestDoneRun, type SiteAuditRunRow } from '../site-audit/repository';
 import type { AuditFindings } from '../site-audit/findings';
 import type { LeadKind } from '../../../shared/lead-events';
-import { AUDIT_STATUS_LABELS, type AuditStatus } from '../../../shared/schemas/audit';
 import { EMPTY_REPORT_DRAFT, REPORT_PATH_PREFIX, reportDraftSchema, type ReportDraft } from '../../../shared/schemas/audit-report';
 import { reportDocument, type ReportDocument } from './document';
 import { auditReportEmail } from './mails';
@@ -77,7 +77,7 @@ export async function saveReportDraft(actorId: string | undefined, requestId: st
 
 /**
  * Saves the draft and sends the report of the newest finished check: a new private link (the token is in
- * the mail only), the mail queued, the request's status "report sent", all or nothing.
+ * the mail only), the mail queued, a person still New made Contacted, all or nothing.
  */
 export async function sendAuditReport(actorId: string | undefined, requestId: string, input: unknown): Promise<{ reportId: string; sentTo: string; expiresAt: Date }> {
   const draft = parseDraft(input);
@@ -95,17 +95,17 @@ export async function sendAuditReport(actorId: string | undefined, requestId: st
     await enqueueMail(tx, { kind: 'audit-report', ...auditReportEmail(request.email, { url, expiresAt, bookingUrl, siteName, timeZone }), replyTo: await prospectReplyTo(tx, request.email) });
     // The request's consent ("contacted … about my audit") covers the follow-ups about its report.
     await enrollInSequence(tx, 'report-sent', { email: request.email, name: request.fullName, refId: request.id, consentedAt: request.consentAt }, timing);
-    const status: AuditStatus = 'report-sent';
-    await updateAuditRequest(request.id, { status }, tx);
+    // A report sent is a first contact: a person still New becomes Contacted (the person's stage, issue 35).
+    const contacted = await markContacted(tx, request.email, actor);
     await insertActivity(tx, {
       actorId: actor.id,
       actorEmail: actor.email,
       action: 'report-sent',
       entityType: AUDIT_ENTITY,
       entityId: request.id,
-      summary: `${requestLabel(request)}: report sent to ${request.email} (score ${run.score ?? '–'}), ${AUDIT_STATUS_LABELS[request.status as AuditStatus] ?? request.status} → ${AUDIT_STATUS_LABELS[status]}`,
-      before: { status: request.status },
-      after: { status, reportId: id, runId: run.id, sentTo: request.email, expiresAt: expiresAt.toISOString() },
+      summary: `${requestLabel(request)}: report sent to ${request.email} (score ${run.score ?? '–'})`,
+      before: null,
+      after: { reportId: id, runId: run.id, sentTo: request.email, expiresAt: expiresAt.toISOString(), ...(contacted ? { stage: 'contacted' } : {}) },
     });
     return { reportId: id, sentTo: request.email, expiresAt };
   });

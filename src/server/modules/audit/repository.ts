@@ -1,8 +1,10 @@
 /** Free-audit requests and their notes: data access only (Drizzle). Writes take the caller's transaction. */
-import { and, asc, count, desc, eq, ilike, ne, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, not, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
-import { auditNotes, auditReports, auditRequests, leadEvents, users, type Attribution } from '../../db/schema';
+import { auditNotes, auditReports, auditRequests, leadEvents, leadPeople, siteAuditRuns, users, type Attribution } from '../../db/schema';
+import type { ReportState } from '../../../shared/lead-profile';
 import type { AuditListQuery } from '../../../shared/schemas/audit';
 import { boundLeadAttribution } from '../leads/attribution';
 
@@ -39,7 +41,7 @@ export async function insertLeadEvent(ex: Executor, event: { kind: string; email
   });
 }
 
-/** Verified, active admins: who is notified of a new request and who a request can be assigned to. */
+/** Verified, active admins: who is notified of a new request and who can own a lead. */
 export async function listAdmins(ex: Pick<Database, 'select'> = db()) {
   return ex
     .select({ id: users.id, email: users.email, name: users.name })
@@ -50,28 +52,60 @@ export async function listAdmins(ex: Pick<Database, 'select'> = db()) {
 
 const escapeLike = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** A report of the request was sent (audit_reports_request_idx): the report's own table, never the status. */
-const reportSent = sql`exists (select 1 from ${auditReports} where ${auditReports.requestId} = ${auditRequests.id})`;
+/**
+ * The request's own columns as the subqueries below name them. Spelled out with the table: Drizzle writes a
+ * column of a one-table query without it, and inside a subquery over another table "id" or "email" would
+ * then name that table's column.
+ */
+const requestId = sql`${sql.identifier('audit_requests')}.${sql.identifier('id')}`;
+const requestEmail = sql`${sql.identifier('audit_requests')}.${sql.identifier('email')}`;
 
-/** Waiting for a report: none sent yet, and not closed (the list's filter, the overview's Today, the Audit badge). */
-export const waitingForReport: SQL = and(ne(auditRequests.status, 'closed'), not(reportSent))!;
+/** A report of the request was sent (audit_reports_request_idx): the report's own table. */
+const reportSent = sql`exists (select 1 from ${auditReports} where ${auditReports.requestId} = ${requestId})`;
+/** A report of the request was opened by its reader. */
+const reportOpened = sql`exists (select 1 from ${auditReports} where ${auditReports.requestId} = ${requestId} and ${auditReports.lastOpenedAt} is not null)`;
 
-export type AuditListFilter = Pick<AuditListQuery, 'q' | 'status'> & Partial<Pick<AuditListQuery, 'report'>>;
+/** The requester's stage: the person's (lead_people, by the lower-cased email), 'new' while nobody set one. */
+const personStage = sql<string>`coalesce((select ${leadPeople.stage} from ${leadPeople} where ${leadPeople.email} = lower(${requestEmail})), 'new')`;
+const personOwner = alias(users, 'person_owner');
+
+/**
+ * Waiting for a report: none sent yet, and the person is not a client or not a fit (issue 35: the person's
+ * stage, not a status of the request's own). The list's filter, the overview's Today and the Audit badge.
+ */
+export const waitingForReport: SQL = and(not(reportSent), sql`${personStage} not in ('client', 'not-a-fit')`)!;
+
+export type AuditListFilter = Pick<AuditListQuery, 'q'> & Partial<Pick<AuditListQuery, 'report' | 'stage'>>;
+
+const REPORT_FILTERS: Record<ReportState, SQL> = { waiting: waitingForReport, sent: reportSent, opened: reportOpened };
 
 function whereOf(filter: AuditListFilter): SQL | undefined {
   const like = filter.q ? escapeLike(filter.q) : undefined;
   return and(
-    filter.status ? eq(auditRequests.status, filter.status) : undefined,
-    filter.report === 'waiting' ? waitingForReport : filter.report === 'sent' ? reportSent : undefined,
+    filter.report ? REPORT_FILTERS[filter.report] : undefined,
+    filter.stage ? sql`${personStage} = ${filter.stage}` : undefined,
     like ? or(ilike(auditRequests.fullName, like), ilike(auditRequests.email, like), ilike(auditRequests.businessName, like)) : undefined,
   );
 }
 
 const newestFirst = [desc(auditRequests.createdAt), desc(auditRequests.id)];
 
-const assignee = users;
+/** When a request's newest report went out and was last opened (null: none), for `reportStateOf`. */
+export const requestReportColumns = {
+  reportSentAt: sql<Date | null>`(select max(${auditReports.sentAt}) from ${auditReports} where ${auditReports.requestId} = ${requestId})`.mapWith(auditReports.sentAt),
+  reportOpenedAt: sql<Date | null>`(select max(${auditReports.lastOpenedAt}) from ${auditReports} where ${auditReports.requestId} = ${requestId})`.mapWith(auditReports.sentAt),
+};
 
-/** One page of the admin list, newest first, with the assigned admin's name. */
+/** What a list row shows beside the request: its report, its check's score, the person's stage and owner. */
+const workColumns = {
+  ...requestReportColumns,
+  score: sql<number | null>`(select ${siteAuditRuns.score} from ${siteAuditRuns} where ${siteAuditRuns.requestId} = ${requestId} and ${siteAuditRuns.status} = 'done' and ${siteAuditRuns.score} is not null order by ${siteAuditRuns.finishedAt} desc nulls last limit 1)`,
+  stage: personStage,
+  ownerName: sql<string | null>`coalesce(nullif(${personOwner.name}, ''), ${personOwner.email})`,
+  ownerEmail: personOwner.email,
+};
+
+/** One page of the admin list, newest first, with each request's report, score and the person's stage and owner. */
 export async function listAuditRequests(filter: AuditListFilter, limit: number, offset: number, ex: Pick<Database, 'select'> = db()) {
   const where = whereOf(filter);
   const [rows, [total]] = await Promise.all([
@@ -83,13 +117,14 @@ export async function listAuditRequests(filter: AuditListFilter, limit: number, 
         email: auditRequests.email,
         businessName: auditRequests.businessName,
         businessType: auditRequests.businessType,
+        website: auditRequests.website,
+        phone: auditRequests.phone,
         goals: auditRequests.goals,
-        status: auditRequests.status,
-        assigneeName: assignee.name,
-        assigneeEmail: assignee.email,
+        ...workColumns,
       })
       .from(auditRequests)
-      .leftJoin(assignee, eq(assignee.id, auditRequests.assignedTo))
+      .leftJoin(leadPeople, eq(leadPeople.email, sql`lower(${auditRequests.email})`))
+      .leftJoin(personOwner, eq(personOwner.id, leadPeople.ownerId))
       .where(where)
       .orderBy(...newestFirst)
       .limit(limit)
@@ -102,9 +137,10 @@ export async function listAuditRequests(filter: AuditListFilter, limit: number, 
 /** Every matching request with every field (the CSV export), newest first, at most `limit`. */
 export async function exportAuditRequests(filter: AuditListFilter, limit: number, ex: Pick<Database, 'select'> = db()) {
   return ex
-    .select({ request: auditRequests, assigneeEmail: assignee.email })
+    .select({ request: auditRequests, ...workColumns })
     .from(auditRequests)
-    .leftJoin(assignee, eq(assignee.id, auditRequests.assignedTo))
+    .leftJoin(leadPeople, eq(leadPeople.email, sql`lower(${auditRequests.email})`))
+    .leftJoin(personOwner, eq(personOwner.id, leadPeople.ownerId))
     .where(whereOf(filter))
     .orderBy(...newestFirst)
     .limit(limit);
@@ -119,13 +155,6 @@ export async function findAuditRequest(id: string, ex: Pick<Database, 'select'> 
 export async function lockAuditRequest(id: string, ex: Executor): Promise<AuditRequestRow | undefined> {
   const [row] = await ex.select().from(auditRequests).where(eq(auditRequests.id, id)).limit(1).for('update');
   return row;
-}
-
-export async function updateAuditRequest(id: string, values: Partial<Pick<AuditRequestRow, 'status' | 'assignedTo'>>, ex: Executor) {
-  await ex
-    .update(auditRequests)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(auditRequests.id, id));
 }
 
 export async function insertNote(ex: Executor, note: Omit<typeof auditNotes.$inferInsert, 'id' | 'createdAt'>): Promise<AuditNoteRow> {
@@ -146,7 +175,7 @@ export async function findUserSummary(id: string, ex: Pick<Database, 'select'> =
   return row;
 }
 
-/** A member's own requests, newest first (their dashboard): no notes, no assignee. */
+/** A member's own requests, newest first (their dashboard): whether their report went out, nothing internal. */
 export async function listRequestsOfUser(userId: string, limit: number, ex: Pick<Database, 'select'> = db()) {
   return ex
     .select({
@@ -154,7 +183,7 @@ export async function listRequestsOfUser(userId: string, limit: number, ex: Pick
       createdAt: auditRequests.createdAt,
       businessName: auditRequests.businessName,
       goals: auditRequests.goals,
-      status: auditRequests.status,
+      reportSentAt: requestReportColumns.reportSentAt,
     })
     .from(auditRequests)
     .where(eq(auditRequests.userId, userId))

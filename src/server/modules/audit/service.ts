@@ -17,10 +17,9 @@ import { consumeRateLimit } from '../rate-limit/service';
 import { getSiteContent } from '../site/service';
 import { requireAdmin } from '../users/service';
 import { queueSiteAudit } from '../site-audit/service';
-import { announceNewLead, announceTodayChange } from '../today/live';
+import { announceNewLead } from '../today/live';
 import {
   AUDIT_PER_PAGE,
-  AUDIT_STATUS_LABELS,
   auditFieldErrors,
   auditFormValuesOf,
   auditNoteSchema,
@@ -28,10 +27,13 @@ import {
   type AuditFieldErrors,
   type AuditFormValues,
   type AuditListQuery,
-  type AuditStatus,
   type AuditSubmission,
 } from '../../../shared/schemas/audit';
 import { toCsv } from '../../../shared/csv';
+import { REPORT_STATE_LABELS, reportStateOf } from '../../../shared/lead-profile';
+import { normalizeEmail } from '../../../shared/lead-people';
+import { isLeadStage, leadStageLabel, type LeadStage } from '../../../shared/schemas/lead-work';
+import { findLeadWork, isLead } from '../leads/work-repository';
 import { auditConfirmationEmail, auditNotificationEmail, businessTypeLabel, goalLabels } from './mails';
 import { AUDIT_ENTITY } from './entity';
 import { AuditError } from './errors';
@@ -141,20 +143,28 @@ export async function auditListPage(query: repo.AuditListFilter & Pick<AuditList
 export async function auditRequestDetail(id: string) {
   const request = await repo.findAuditRequest(id);
   if (!request) return undefined;
-  const [notes, admins, member, assignee] = await Promise.all([
+  const email = normalizeEmail(request.email);
+  const [notes, admins, member, work, lead] = await Promise.all([
     repo.listNotes(id),
     repo.listAdmins(),
     request.userId ? repo.findUserSummary(request.userId) : undefined,
-    request.assignedTo ? repo.findUserSummary(request.assignedTo) : undefined,
+    findLeadWork(email),
+    isLead(email),
   ]);
-  return { request, notes, admins, member, assignee };
+  // One person, one stage, one owner (issue 35): the request shows the person's. The team's own requests
+  // (an admin trying the form) are no lead (decision 032), so they have none.
+  const stage: LeadStage = isLeadStage(work?.stage) ? work.stage : 'new';
+  return { request, notes, admins, member, work: { email, isLead: lead, stage, ownerId: work?.ownerId ?? null } };
 }
 
 export const auditExportRows = (query: repo.AuditListFilter) => repo.exportAuditRequests(query, AUDIT_EXPORT_MAX_ROWS);
 
 const CSV_HEADER = [
   'Received (UTC)',
-  'Status',
+  'Report',
+  'Website score',
+  'Stage',
+  'Owner',
   'Full name',
   'Email',
   'Business name',
@@ -164,7 +174,6 @@ const CSV_HEADER = [
   'Goals',
   'Message',
   'Consent given (UTC)',
-  'Assigned to',
   'Member account',
   'Source page',
   'Referrer',
@@ -182,11 +191,14 @@ export async function exportAuditCsv(actorId: string | undefined, query: repo.Au
   const rows = await auditExportRows(query);
   return toCsv([
     CSV_HEADER,
-    ...rows.map(({ request: r, assigneeEmail }) => {
+    ...rows.map(({ request: r, reportSentAt, reportOpenedAt, score, stage, ownerEmail }) => {
       const a = r.attribution;
       return [
         r.createdAt,
-        AUDIT_STATUS_LABELS[r.status as AuditStatus] ?? r.status,
+        REPORT_STATE_LABELS[reportStateOf(reportSentAt, reportOpenedAt)],
+        score ?? '',
+        leadStageLabel(stage),
+        ownerEmail ?? '',
         r.fullName,
         r.email,
         r.businessName,
@@ -196,7 +208,6 @@ export async function exportAuditCsv(actorId: string | undefined, query: repo.Au
         goalLabels(r.goals).join('; '),
         r.message,
         r.consentAt,
-        assigneeEmail ?? '',
         r.userId ? 'yes' : 'no',
         a.sourcePage,
         a.referrer,
@@ -211,7 +222,7 @@ export async function exportAuditCsv(actorId: string | undefined, query: repo.Au
   ]);
 }
 
-/** A member's own requests and their statuses (the dashboard). Notes and the assignee stay internal. */
+/** A member's own requests and whether their report went out (the dashboard). Notes, stage and owner stay internal. */
 export const memberAuditRequests = (userId: string) => repo.listRequestsOfUser(userId, 50);
 
 // ---------------------------------------------------------------------------------------------------------
@@ -227,29 +238,6 @@ export async function adminWrite<T>(actorId: string | undefined, requestId: stri
     if (!request) throw notFound();
     return work(tx, actor, request);
   });
-}
-
-/** Any of the four statuses, forwards or back; an unchanged status records nothing. */
-export async function setAuditStatus(actorId: string | undefined, requestId: string, status: AuditStatus) {
-  const result = await adminWrite(actorId, requestId, async (tx, actor, request) => {
-    if (request.status === status) return { changed: false };
-    await repo.updateAuditRequest(request.id, { status }, tx);
-    const from = AUDIT_STATUS_LABELS[request.status as AuditStatus] ?? request.status;
-    await insertActivity(tx, {
-      actorId: actor.id,
-      actorEmail: actor.email,
-      action: 'status',
-      entityType: AUDIT_ENTITY,
-      entityId: request.id,
-      summary: `${requestLabel(request)}: ${from} → ${AUDIT_STATUS_LABELS[status]}`,
-      before: { status: request.status },
-      after: { status },
-    });
-    return { changed: true };
-  });
-  // Closed or reopened: the requests waiting for a report may have changed.
-  if (result.changed) await announceTodayChange();
-  return result;
 }
 
 /** An internal note with its author and time; never shown or sent to the requester. */
@@ -272,25 +260,3 @@ export async function addAuditNote(actorId: string | undefined, requestId: strin
   });
 }
 
-/** Assigns the request to an admin (verified, active), or to nobody with null. */
-export async function assignAuditRequest(actorId: string | undefined, requestId: string, assigneeId: string | null) {
-  return adminWrite(actorId, requestId, async (tx, actor, request) => {
-    if ((request.assignedTo ?? null) === assigneeId) return { changed: false };
-    const admins = await repo.listAdmins(tx);
-    const assignee = assigneeId === null ? undefined : admins.find((a) => a.id === assigneeId);
-    if (assigneeId !== null && !assignee) throw new AuditError('INVALID', 'Choose an admin to assign.', { assignedTo: 'Only an admin can be assigned' });
-    const previous = request.assignedTo ? ((await repo.findUserSummary(request.assignedTo, tx))?.email ?? request.assignedTo) : null;
-    await repo.updateAuditRequest(request.id, { assignedTo: assigneeId }, tx);
-    await insertActivity(tx, {
-      actorId: actor.id,
-      actorEmail: actor.email,
-      action: 'assign',
-      entityType: AUDIT_ENTITY,
-      entityId: request.id,
-      summary: `${requestLabel(request)}: assigned to ${assignee ? assignee.name || assignee.email : 'nobody'}`,
-      before: { assignedTo: previous },
-      after: { assignedTo: assignee?.email ?? null },
-    });
-    return { changed: true };
-  });
-}

@@ -7,11 +7,12 @@ import { and, desc, eq, inArray, isNull, lt, lte, ne, sql, type SQL } from 'driz
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
-import { activityLog, auditNotes, auditRequests, chatConversations, chatMessages, leadEvents, leadPeople, leadPersonStats, mailQueue, pageTimes, users } from '../../db/schema';
+import { activityLog, auditNotes, auditRequests, chatConversations, chatMessages, leadEvents, leadPeople, leadPersonStats, leadProfiles, mailQueue, pageTimes, users } from '../../db/schema';
 import type { LeadKind } from '../../../shared/lead-events';
 import type { PeopleSort } from '../../../shared/lead-people';
 import type { LeadStage } from '../../../shared/schemas/lead-work';
 import { actorNameOf } from '../activity/repository';
+import { requestReportColumns } from '../audit/repository';
 import { AUDIT_ENTITY } from '../audit/service';
 import { notByTeam, statsNotByTeam } from './team';
 
@@ -65,6 +66,8 @@ const ORDER: Record<PeopleSort, SQL[]> = {
   events: [sql`${eventCount} desc`, sql`${lastAt} desc`, sql`${stats.email}`],
   // Soonest (most overdue) first; people without a follow-up after them, latest activity first.
   'follow-up': [sql`${leadPeople.followUpOn} asc nulls last`, sql`${lastAt} desc`, sql`${stats.email}`],
+  // The worst website first (the hottest prospect); people without a scored check after them.
+  score: [sql`${leadProfiles.score} asc nulls last`, sql`${lastAt} desc`, sql`${stats.email}`],
 };
 
 /**
@@ -91,11 +94,20 @@ function peoplePage(ex: Reader, filter: PeopleFilter, sort: PeopleSort, page?: {
         stage: stageOf.as('stage'),
         ownerId: sql<string | null>`${leadPeople.ownerId}`.as('owner_id'),
         followUpOn: sql<string | null>`${leadPeople.followUpOn}::text`.as('follow_up_on'),
+        businessName: sql<string | null>`${leadProfiles.businessName}`.as('business_name'),
+        profilePhone: sql<string | null>`${leadProfiles.phone}`.as('profile_phone'),
+        profileWebsite: sql<string | null>`${leadProfiles.website}`.as('profile_website'),
+        score: sql<number | null>`${leadProfiles.score}`.as('score'),
+        scoreRequestId: sql<string | null>`${leadProfiles.scoreRequestId}`.as('score_request_id'),
+        requestId: sql<string | null>`${leadProfiles.requestId}`.as('request_id'),
+        reportSentMs: sql<number | null>`${epochMs(sql`${leadProfiles.reportSentAt}`)}`.as('report_sent_ms'),
+        reportOpenedMs: sql<number | null>`${epochMs(sql`${leadProfiles.reportOpenedAt}`)}`.as('report_opened_ms'),
         matches: sql<number>`count(*) over ()`.as('matches'),
         position: sql<number>`row_number() over (order by ${sql.join(ORDER[sort], sql`, `)})`.as('position'),
       })
       .from(stats)
       .leftJoin(leadPeople, eq(leadPeople.email, stats.email))
+      .leftJoin(leadProfiles, eq(leadProfiles.email, stats.email))
       .where(
         and(
           statsNotByTeam,
@@ -106,7 +118,7 @@ function peoplePage(ex: Reader, filter: PeopleFilter, sort: PeopleSort, page?: {
           filter.dueBy ? lte(leadPeople.followUpOn, filter.dueBy) : undefined,
         ),
       )
-      .groupBy(stats.email, leadPeople.stage, leadPeople.ownerId, leadPeople.followUpOn)
+      .groupBy(stats.email, leadPeople.stage, leadPeople.ownerId, leadPeople.followUpOn, leadProfiles.email)
       .having(
         and(
           filter.kind ? sql`${countOf(filter.kind)} > 0` : undefined,
@@ -182,6 +194,16 @@ export async function listPeople(filter: PeopleFilter, sort: PeopleSort, limit: 
       utmTerm: first.utmTerm,
       utmContent: first.utmContent,
       memberId: users.id,
+      memberPhone: users.phone,
+      memberWebsite: users.website,
+      businessName: people.businessName,
+      profilePhone: people.profilePhone,
+      profileWebsite: people.profileWebsite,
+      score: people.score,
+      scoreRequestId: people.scoreRequestId,
+      requestId: people.requestId,
+      reportSentMs: people.reportSentMs,
+      reportOpenedMs: people.reportOpenedMs,
     })
     .from(people)
     .innerJoinLateral(first, sql`true`)
@@ -204,6 +226,17 @@ export async function listPeople(filter: PeopleFilter, sort: PeopleSort, limit: 
       firstSource: { sourcePage: r.sourcePage, referrer: r.referrer, utmSource: r.utmSource, utmMedium: r.utmMedium, utmCampaign: r.utmCampaign, utmTerm: r.utmTerm, utmContent: r.utmContent },
       memberId: r.memberId,
       work: { stage: r.stage, ownerId: r.ownerId, ownerName: r.ownerName, followUpOn: r.followUpOn },
+      // What they gave on their newest request, else on their member account.
+      profile: {
+        businessName: r.businessName ?? '',
+        phone: r.profilePhone || r.memberPhone || '',
+        website: r.profileWebsite || r.memberWebsite || '',
+        score: r.score === null ? null : n(r.score),
+        scoreRequestId: r.scoreRequestId,
+        requestId: r.requestId,
+        reportSentAt: r.reportSentMs === null ? null : dateOf(r.reportSentMs),
+        reportOpenedAt: r.reportOpenedMs === null ? null : dateOf(r.reportOpenedMs),
+      },
     })),
   };
 }
@@ -247,7 +280,7 @@ export async function findMemberByEmail(email: string, ex: Reader = db()) {
 /** The person's audit requests (by the request's email or the lead events that name one). */
 export async function auditRequestsOf(email: string, ex: Reader = db()) {
   return ex
-    .select({ id: auditRequests.id, businessName: auditRequests.businessName, status: auditRequests.status })
+    .select({ id: auditRequests.id, businessName: auditRequests.businessName, ...requestReportColumns })
     .from(auditRequests)
     .where(
       sql`lower(${auditRequests.email}) = ${email} or ${auditRequests.id} in (select ${leadEvents.refId} from ${leadEvents} where ${leadEvents.kind} = 'audit-request' and ${personEmail} = ${email})`,

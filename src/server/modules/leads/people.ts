@@ -17,6 +17,7 @@ import * as workRepo from './work-repository';
 import * as bookingsRepo from '../bookings/repository';
 import { siteToday } from './work';
 import { leadStageLabel } from '../../../shared/schemas/lead-work';
+import { REPORT_STATE_LABELS, reportStateOf } from '../../../shared/lead-profile';
 
 export type { PersonRow } from './people-repository';
 
@@ -50,7 +51,7 @@ export async function exportPeopleCsv(actorId: string | undefined, query: Pick<P
   await requireAdmin(actorId, db());
   const { rows } = await repo.listPeople(filterOf(query, { actorId, today: await siteToday() }), query.sort, PEOPLE_EXPORT_MAX_ROWS, 0);
   return toCsv([
-    ['Email', 'Name', 'Member', 'Stage', 'Owner', 'Follow up on', 'First seen (UTC)', 'Latest activity (UTC)', ...LEAD_KINDS.map((k) => LEAD_KIND_LABELS[k]), 'First lead', 'First source', 'Source page', 'Referrer', 'UTM source', 'UTM medium', 'UTM campaign', 'UTM term', 'UTM content'],
+    ['Email', 'Name', 'Member', 'Stage', 'Owner', 'Follow up on', 'Business', 'Phone', 'Website', 'Website score', 'Report', 'First seen (UTC)', 'Latest activity (UTC)', ...LEAD_KINDS.map((k) => LEAD_KIND_LABELS[k]), 'First lead', 'First source', 'Source page', 'Referrer', 'UTM source', 'UTM medium', 'UTM campaign', 'UTM term', 'UTM content'],
     ...rows.map((r) => {
       const s = r.firstSource;
       return [
@@ -60,6 +61,11 @@ export async function exportPeopleCsv(actorId: string | undefined, query: Pick<P
         leadStageLabel(r.work.stage),
         r.work.ownerName ?? '',
         r.work.followUpOn ?? '',
+        r.profile.businessName,
+        r.profile.phone,
+        r.profile.website,
+        r.profile.score ?? '',
+        r.profile.requestId ? REPORT_STATE_LABELS[reportStateOf(r.profile.reportSentAt, r.profile.reportOpenedAt)] : '',
         r.firstAt,
         r.lastAt,
         ...LEAD_KINDS.map((k) => r.counts[k]),
@@ -106,7 +112,7 @@ export type TimelineEntry = Base &
         kind: LeadKind | string;
         name: string;
         /** The audit request / conversation the event is about (its page links there). */
-        auditRequest?: { id: string; businessName: string; status: string };
+        auditRequest?: { id: string; businessName: string; reportSentAt: Date | null; reportOpenedAt: Date | null };
         conversationId?: string;
         /** A book-a-call click: the page the link was on. */
         page?: string;
@@ -118,6 +124,7 @@ export type TimelineEntry = Base &
       }
     | { type: 'audit-status'; requestId: string; businessName: string; from: string; to: string; actorName: string }
     | { type: 'audit-assign'; requestId: string; businessName: string; to: string | null; actorName: string }
+    | { type: 'audit-report-sent'; requestId: string; businessName: string; sentTo: string; actorName: string }
     | { type: 'audit-note'; requestId: string; businessName: string; authorName: string; body: string }
     | { type: 'lead-stage'; from: string; to: string; actorName: string }
     | { type: 'lead-owner'; to: string | null; actorName: string }
@@ -206,10 +213,12 @@ export async function personTimeline(email: string, options: { before?: Date; li
     ),
     page(
       changes.map((c): TimelineEntry =>
-        // Sending the report is a status change too (to "Report sent"), recorded with the report's details.
-        c.action === 'status' || c.action === 'report-sent'
-          ? { id: `change:${c.id}`, at: c.at, type: 'audit-status', requestId: c.requestId, businessName: businessOf(c.requestId), from: field(c.before, 'status'), to: field(c.after, 'status'), actorName: c.actorName }
-          : { id: `change:${c.id}`, at: c.at, type: 'audit-assign', requestId: c.requestId, businessName: businessOf(c.requestId), to: field(c.after, 'assignedTo') || null, actorName: c.actorName },
+        // A report sent; and, recorded before issue 35 gave a request no status of its own, its status changes and assignments.
+        c.action === 'report-sent'
+          ? { id: `change:${c.id}`, at: c.at, type: 'audit-report-sent', requestId: c.requestId, businessName: businessOf(c.requestId), sentTo: field(c.after, 'sentTo'), actorName: c.actorName }
+          : c.action === 'status'
+            ? { id: `change:${c.id}`, at: c.at, type: 'audit-status', requestId: c.requestId, businessName: businessOf(c.requestId), from: field(c.before, 'status'), to: field(c.after, 'status'), actorName: c.actorName }
+            : { id: `change:${c.id}`, at: c.at, type: 'audit-assign', requestId: c.requestId, businessName: businessOf(c.requestId), to: field(c.after, 'assignedTo') || null, actorName: c.actorName },
       ),
     ),
     page(notes.map((n): TimelineEntry => ({ id: `note:${n.id}`, at: n.at, type: 'audit-note', requestId: n.requestId, businessName: businessOf(n.requestId), authorName: n.authorName, body: n.body }))),

@@ -118,6 +118,18 @@ export async function setStageFromBooking(tx: repo.Executor, email: string, stag
 }
 
 /**
+ * A report sent is a first contact (issue 35: the request keeps no status of its own): a person still New
+ * becomes Contacted, in the caller's transaction, under the admin who sent it. Any later stage stays.
+ */
+export async function markContacted(tx: repo.Executor, email: string, by: { id: string; email: string }): Promise<boolean> {
+  const key = normalizeEmail(email);
+  const row = await repo.lockLeadWork(key, tx);
+  if (row.stage !== 'new') return false;
+  await writeStage(tx, key, 'new', 'contacted', by);
+  return true;
+}
+
+/**
  * A call was booked or moved (the scheduler, in the caller's transaction): the follow-up moves to the
  * call's day (the site's time zone), so the owner's list has the person on the day they talk, not an
  * older reminder to chase them; without a time, the follow-up is cleared. Recorded under the scheduler's name.

@@ -87,7 +87,7 @@ export interface OpenedReportRow {
  * opening first. A reply is anything the data records after that opening: a mail the team wrote to them
  * (or a report sent again; automatic sequence mails do not count), an admin's chat message in their chat
  * (their chat lead's, or their account's), a booking, a stage change, or "Mark as replied". A person
- * whose stage is past waiting (call booked, client, not a fit) or whose request is closed is not listed.
+ * whose stage is past waiting (call booked, client, not a fit) is not listed.
  * Indexes: mail_queue_to_created_idx, bookings_email_idx, activity_entity_idx, lead_events_person_at_idx,
  * chat_conversations_user_idx, chat_messages_conversation_idx; the reports themselves are few.
  */
@@ -104,8 +104,7 @@ export async function openedWithoutReply(limit: number, ex: Reader = db()): Prom
     from opened o
     join audit_requests q on q.id = o.request_id
     left join lead_people p on p.email = o.email
-    where q.status <> 'closed'
-      and coalesce(p.stage, 'new') not in (${STAGES_PAST_WAITING})
+    where coalesce(p.stage, 'new') not in (${STAGES_PAST_WAITING})
       and (p.replied_at is null or p.replied_at < o.opened_at)
       and not exists (select 1 from mail_queue m where lower(m."to") = o.email and m.created_at > o.opened_at and m.kind in (${TEAM_MAIL_KINDS}))
       and not exists (select 1 from bookings b where b.email = o.email and b.created_at > o.opened_at)

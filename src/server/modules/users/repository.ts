@@ -4,6 +4,7 @@ import type { UserListFilter, UserSort } from '../../../shared/admin-users';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
 import { adminClaims, auditRequests, chatConversations, sessions, users, type User, type UserRole } from '../../db/schema';
+import { requestReportColumns } from '../audit/repository';
 
 export type Executor = Pick<Database, 'select' | 'update' | 'delete' | 'execute' | 'insert'>;
 
@@ -187,7 +188,7 @@ export async function listAuditRequestsOf(userId: string, limit: number, ex: Pic
   const where = eq(auditRequests.userId, userId);
   const [rows, [total]] = await Promise.all([
     ex
-      .select({ id: auditRequests.id, businessName: auditRequests.businessName, status: auditRequests.status, createdAt: auditRequests.createdAt })
+      .select({ id: auditRequests.id, businessName: auditRequests.businessName, createdAt: auditRequests.createdAt, ...requestReportColumns })
       .from(auditRequests)
       .where(where)
       .orderBy(desc(auditRequests.createdAt), desc(auditRequests.id))

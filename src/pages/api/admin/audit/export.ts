@@ -1,5 +1,5 @@
 /**
- * GET /api/admin/audit/export?q=&status= — the free-audit requests as the list shows them (same filter),
+ * GET /api/admin/audit/export?q=&report=&stage= — the free-audit requests as the list shows them (same filter),
  * every field, as a CSV download. Admin only (route guard, then the service).
  */
 import type { APIRoute } from 'astro';
@@ -14,7 +14,7 @@ export const GET: APIRoute = async ({ locals, url }) => {
   try {
     const query = auditListQueryOf(url.searchParams);
     const csv = await exportAuditCsv(locals.user?.id, query);
-    return csvDownload(csv, `audit-requests-${fileDay()}${query.status ? `-${query.status}` : ''}.csv`);
+    return csvDownload(csv, `audit-requests-${fileDay()}${query.report ? `-${query.report}` : ''}.csv`);
   } catch (err) {
     return exportFailure(err, 'audit export');
   }
