@@ -44,14 +44,14 @@ const ppidOf = (pid: number) => Number(statFields(pid)?.[1]);
 /**
  * Every live process of a check's Chromium that `root` started: the browser (started with the check's
  * proxy flags) leads its process group, which holds its other processes; its parent is the check process,
- * whose parent is `root` (this test, or the stand-in server it started). Other test files may be running
- * browsers of their own.
+ * whose parent is `root` (this test, or the stand-in server it started), or its parent is `root` itself
+ * (a test that runs Lighthouse in its own process). Other test files may be running browsers of their own.
  */
 export function checkBrowserProcesses(root = process.pid): SeenProcess[] {
   const all = pids()
     .filter((pid) => !isGone(pid))
     .map((pid) => ({ pid, ppid: ppidOf(pid), pgid: Number(statFields(pid)?.[2]), cmdline: (read(`/proc/${pid}/cmdline`) ?? '').split('\0').join(' ') }));
-  const leaders = new Set(all.filter((process) => process.pid === process.pgid && process.cmdline.includes('--proxy-bypass-list=<-loopback>') && ppidOf(process.ppid) === root).map((process) => process.pid));
+  const leaders = new Set(all.filter((process) => process.pid === process.pgid && process.cmdline.includes('--proxy-bypass-list=<-loopback>') && (process.ppid === root || ppidOf(process.ppid) === root)).map((process) => process.pid));
   return all
     .filter((process) => leaders.has(process.pgid))
     .map((process) => ({ ...process, uid: Number(/^Uid:\s+(\d+)/m.exec(read(`/proc/${process.pid}/status`) ?? '')?.[1]) }));

@@ -33,6 +33,8 @@ export function ensureProfileRoot(root = profileRoot()): string {
   if (!stat.isDirectory() || stat.uid !== process.getuid?.() || (stat.mode & 0o022) !== 0) {
     throw new Error(`${root} is not this server's own folder; the browser was not started`);
   }
+  // Passable (not readable) by the browser's user, whatever the umask made it (the service's is 0077).
+  fs.chmodSync(root, 0o711);
   return root;
 }
 
