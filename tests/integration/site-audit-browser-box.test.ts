@@ -7,7 +7,7 @@
  * while a check runs; and the leftovers of an earlier run at start-up. Nothing here touches the database:
  * it runs once, on the PGlite pass.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -76,8 +76,11 @@ const check = (url: string, options: Partial<Parameters<typeof auditSiteInOwnPro
 /** The profile folder the browser was started with. */
 const profileOf = (browser: SeenProcess[]) => /--user-data-dir=(\S+)/.exec(browserLeader(browser).cmdline)![1]!;
 
-/** A stand-in server (tests/support/check-server.ts) running one check; resolves once it is under way. */
-async function startCheckServer(url: string): Promise<ChildProcess> {
+/**
+ * A stand-in server (tests/support/check-server.ts) running one check of `url`; resolves once its browser
+ * is up, with the browser's processes, its check process and its profile folder.
+ */
+async function serverMidCheck(url: string) {
   const server = spawn(process.execPath, ['--import', 'tsx', 'tests/support/check-server.ts', url, 'good.test', String(sites.port), chromiumPath], {
     cwd: root,
     env: process.env,
@@ -85,7 +88,8 @@ async function startCheckServer(url: string): Promise<ChildProcess> {
   });
   const [line] = await once(readline.createInterface({ input: server.stdout! }), 'line');
   expect(line).toBe('checking');
-  return server;
+  const browser = await waitForCheckBrowser(server.pid!);
+  return { server, browser, checkProcess: { pid: checkProcessOf(browser) }, profile: profileOf(browser) };
 }
 
 describe.skipIf(!hasChromium || onPostgres)(`the website check's browser, attacked${hasChromium ? '' : ` (skipped: no Chromium at ${chromiumPath})`}`, () => {
@@ -131,24 +135,20 @@ describe.skipIf(!hasChromium || onPostgres)(`the website check's browser, attack
   }, 120_000);
 
   it('the server stopped mid-check (SIGTERM, as at every deploy): the check process and its browser end with it', async () => {
-    const server = await startCheckServer(sites.url('good.test'));
-    const browser = await waitForCheckBrowser(server.pid!);
-    const checkPid = checkProcessOf(browser);
-    const profile = profileOf(browser);
+    const { server, browser, checkProcess, profile } = await serverMidCheck(sites.url('good.test'));
     server.kill('SIGTERM');
     const [code] = await once(server, 'exit');
     expect(code).toBe(0);
-    await expect.poll(untilAllGone([...browser, { pid: checkPid }]), { timeout: 5_000 }).toEqual([]);
+    await expect.poll(untilAllGone([...browser, checkProcess]), { timeout: 5_000 }).toEqual([]);
     await expect.poll(() => fs.existsSync(profile), { timeout: 5_000 }).toBe(false);
   }, 120_000);
 
   it('the server killed mid-check (kill -9): the check process ends its browser and itself', async () => {
-    const server = await startCheckServer(sites.url('good.test'));
-    const browser = await waitForCheckBrowser(server.pid!);
-    const checkPid = checkProcessOf(browser);
+    const { server, browser, checkProcess, profile } = await serverMidCheck(sites.url('good.test'));
     server.kill('SIGKILL');
     await once(server, 'exit');
-    await expect.poll(untilAllGone([...browser, { pid: checkPid }]), { timeout: 10_000 }).toEqual([]);
+    await expect.poll(untilAllGone([...browser, checkProcess]), { timeout: 10_000 }).toEqual([]);
+    await expect.poll(() => fs.existsSync(profile), { timeout: 5_000 }).toBe(false);
   }, 120_000);
 
   describe('a renderer exploit, on the page it was sent to check, reads what its processes can', () => {

@@ -13,16 +13,18 @@ import { browserEnv, checkProcessEnv } from '../../src/server/modules/site-audit
 import { parseOwnMemory, parseStat } from '../../src/server/modules/site-audit/browser/processes';
 import { dropTo } from '../../src/server/modules/site-audit/browser/user';
 
-const SERVER_ENV = {
+/** What the check process runs on: passed on as it is. */
+const RUNS_ON = {
   PATH: '/usr/local/bin:/usr/bin:/bin',
   HOME: '/var/lib/agency-site',
   TMPDIR: '/tmp/agency',
-  LANG: 'en_GB.UTF-8',
-  LC_TIME: 'de_DE.UTF-8',
-  TZ: 'Europe/Berlin',
   NODE_ENV: 'production',
   LOG_LEVEL: 'info',
   NODE_EXTRA_CA_CERTS: '/etc/ssl/internal-ca.pem',
+};
+const LOCALE = { LANG: 'en_GB.UTF-8', LC_TIME: 'de_DE.UTF-8', TZ: 'Europe/Berlin' };
+/** The server's settings and secrets: never passed on. */
+const SETTINGS = {
   AUTH_SECRET: 'auth-secret',
   DATABASE_URL: 'postgres://site:password@db/site',
   SMTP_URL: 'smtps://user:password@mail',
@@ -34,34 +36,24 @@ const SERVER_ENV = {
   AUDIT_CHROMIUM_PATH: '/usr/bin/chromium',
   NODE_OPTIONS: '--require /opt/apm/agent.js',
 };
+const SERVER_ENV = { ...RUNS_ON, ...LOCALE, ...SETTINGS };
 
 describe('the check process’s environment', () => {
   it('holds what it runs on and none of the server’s settings or secrets', () => {
-    expect(checkProcessEnv(SERVER_ENV)).toEqual({
-      PATH: '/usr/local/bin:/usr/bin:/bin',
-      HOME: '/var/lib/agency-site',
-      TMPDIR: '/tmp/agency',
-      LANG: 'en_GB.UTF-8',
-      LC_TIME: 'de_DE.UTF-8',
-      TZ: 'Europe/Berlin',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      NODE_EXTRA_CA_CERTS: '/etc/ssl/internal-ca.pem',
-    });
+    expect(checkProcessEnv(SERVER_ENV)).toEqual({ ...RUNS_ON, ...LOCALE });
   });
 });
 
 describe('the browser’s environment', () => {
   it('is the system’s PATH, its profile folder as home and for its files, and the locale; nothing else of the server’s', () => {
-    expect(browserEnv(SERVER_ENV, '/tmp/site-check-browsers/12.34-ab')).toEqual({
+    const profile = '/tmp/site-check-browsers/12.34-ab';
+    expect(browserEnv(SERVER_ENV, profile)).toEqual({
       PATH: '/usr/local/bin:/usr/bin:/bin',
-      HOME: '/tmp/site-check-browsers/12.34-ab',
-      TMPDIR: '/tmp/site-check-browsers/12.34-ab',
-      XDG_CONFIG_HOME: '/tmp/site-check-browsers/12.34-ab/.config',
-      XDG_CACHE_HOME: '/tmp/site-check-browsers/12.34-ab/.cache',
-      LANG: 'en_GB.UTF-8',
-      LC_TIME: 'de_DE.UTF-8',
-      TZ: 'Europe/Berlin',
+      HOME: profile,
+      TMPDIR: profile,
+      XDG_CONFIG_HOME: `${profile}/.config`,
+      XDG_CACHE_HOME: `${profile}/.cache`,
+      ...LOCALE,
     });
   });
 });

@@ -23,7 +23,8 @@ import { createBrowserCgroup } from './cgroup';
 import { endFromOutside, waitUntilGone, type LiveBrowser } from './cleanup';
 import { browserEnv } from './environment';
 import { PipeTransport } from './pipe-transport';
-import { cgroupName, ensureProfileRoot, killBrowserGroup, makeProfileDir, removeProfileDir } from './profiles';
+import { killGroup } from './processes';
+import { cgroupName, ensureProfileRoot, makeProfileDir, removeProfileDir } from './profiles';
 import { browserUser, dropTo, runsAsRoot, sandboxAvailable } from './user';
 import { watchBrowser, type Watchdog } from './watchdog';
 
@@ -129,7 +130,9 @@ export async function launchContainedBrowser(options: ContainedBrowserOptions): 
   let stopping: Promise<BrowserStop | undefined> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      killBrowserGroup(pid, profileDir);
+      // Ours for sure: until this process has collected its child the PID is not given to another, and while
+      // the group has a process its number is not either.
+      killGroup(pid);
       cgroup?.kill();
       transport.close();
       await exited;

@@ -111,7 +111,9 @@ export function removeLeftovers(root = profileRoot()): Leftovers {
     const profile = profileOf(pid, root);
     if (profile && !ownerRunning(path.basename(profile))) groups.add(readStat(pid)?.pgid ?? pid);
   }
-  // A browser leads its own group (it was started detached): the group takes all its processes.
+  // A browser leads its own group (it was started detached): the group takes all its processes. Never this
+  // process's own group, whatever a command line in it says.
+  groups.delete(readStat(process.pid)?.pgid ?? 0);
   for (const pgid of groups) if (killGroup(pgid)) found.browsers++;
   for (const name of fs.readdirSync(root)) {
     if (ownerRunning(name)) continue;
