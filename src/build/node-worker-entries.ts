@@ -1,5 +1,6 @@
 /**
- * Modules the server starts as processes of their own (the website audit's, decision 042). Source code
+ * Modules the server starts as processes or threads of their own (the website audit's process, decision 042,
+ * and its browser's watchdog thread, decision 056). Source code
  * names one as `/* node-worker *\/ new URL('./worker.ts', import.meta.url)`: run as it is (tsx, Vitest,
  * dev), that is the TypeScript file, which the caller starts with tsx's loader. In the build, this plugin
  * makes the file an entry chunk of its own (`workers/<name>.mjs`, sharing chunks with the rest) and points

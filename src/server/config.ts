@@ -2,9 +2,12 @@
  * Configuration from the environment, validated once at start-up. A bad value stops the process with a
  * message naming the variable, instead of surfacing later as a confusing runtime error.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'astro/zod';
+import { DEFAULT_BROWSER_CPU_SECONDS, DEFAULT_BROWSER_MEMORY_MB } from './modules/site-audit/browser/bounds';
+import { DEFAULT_BROWSER_USER, lookUpUser } from './modules/site-audit/browser/user';
 
 
 type CoercedNumber = ReturnType<typeof z.coerce.number>;
@@ -209,6 +212,20 @@ const envSchema = z.object({
       }
       return v;
     }),
+  /**
+   * The website check's browser (decision 056): the memory its processes may hold together, and the
+   * processor time they may use; past either it is stopped and the check says so. Per check at once
+   * (AUDIT_CONCURRENCY).
+   */
+  AUDIT_BROWSER_MEMORY_MB: wholeNumber('megabytes', DEFAULT_BROWSER_MEMORY_MB, (n) => n.min(256, 'must be at least 256').max(65_536, 'must be at most 65536')),
+  AUDIT_BROWSER_CPU_SECONDS: wholeNumber('seconds', DEFAULT_BROWSER_CPU_SECONDS, (n) => n.min(5, 'must be at least 5').max(3_600, 'must be at most 3600')),
+  /** Who the browser runs as when the server runs as root (checked at start-up then); never root. */
+  AUDIT_BROWSER_USER: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || DEFAULT_BROWSER_USER)
+    .refine((v) => /^[A-Za-z_][A-Za-z0-9_.-]*\$?$|^\d+$/.test(v), 'must be a user name or number, such as nobody'),
   /** Cal.com's webhook secret (Settings → Developer → Webhooks): bookings made there come back to the lead. */
   BOOKING_WEBHOOK_SECRET_CALCOM: webhookSecret(),
   /** Calendly's webhook signing key (set when the webhook subscription is made through its API). */
@@ -304,6 +321,20 @@ export type AppConfig = Omit<z.infer<typeof envSchema>, 'SITE_URL'> & {
 
 export class ConfigError extends Error {}
 
+/**
+ * What keeps the website check's browser from starting in its box (decision 056): setpriv (util-linux),
+ * which drops its privileges and ties its life to its check's; and, for a server running as root, a user
+ * to run it as that exists and is not root.
+ */
+function browserBoxProblem(user: string): string | undefined {
+  if (spawnSync('setpriv', ['--version'], { stdio: 'ignore' }).status !== 0) return 'AUDIT_CHROMIUM_PATH: the website check’s browser needs setpriv (Debian package util-linux), which this machine lacks';
+  if (process.getuid?.() !== 0) return undefined;
+  const found = lookUpUser(user);
+  if (!found) return `AUDIT_BROWSER_USER: no user ${user} on this machine (the server runs as root, so the browser runs as this user)`;
+  if (found.uid === 0) return `AUDIT_BROWSER_USER: ${user} is root; the browser must run as an unprivileged user`;
+  return undefined;
+}
+
 export function parseConfig(env: Record<string, string | undefined>): AppConfig {
   const result = envSchema.safeParse(env);
   if (!result.success) {
@@ -319,6 +350,8 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   if (purge && missing.length) {
     throw new ConfigError(`Invalid configuration:\n${missing.map((name) => `  ${name}: is required when CDN_PURGE=${purge}`).join('\n')}`);
   }
+  const browserProblem = result.data.AUDIT_CHROMIUM_PATH ? browserBoxProblem(result.data.AUDIT_BROWSER_USER) : undefined;
+  if (browserProblem) throw new ConfigError(`Invalid configuration:\n  ${browserProblem}`);
   const origins = siteOrigins(result.data);
   return { ...result.data, ...origins, dataDir: path.resolve(result.data.DATA_DIR) };
 }

@@ -5,7 +5,9 @@
  *    to another instance behind the proxy, or to this one once restarted — instead of showing an error;
  * 3. requests in flight finish, up to the bound less a margin; whatever is still open then is cut;
  * 4. the buffered analytics are written and the database is closed last;
- * and the process exits 0. Past SHUTDOWN_TIMEOUT_MS it exits 1 whatever is still running.
+ * and the process exits 0. Past SHUTDOWN_TIMEOUT_MS it exits 1 whatever is still running. Either exit kills
+ * the website checks still running and their browsers (audit-process.ts hooks the exit; decision 056);
+ * their jobs are taken again after their lease.
  */
 import { closeDatabase } from './db';
 import type { DatabaseHandle } from './db/client';

@@ -29,6 +29,7 @@ import { useFixtureHosts } from './http/safe-fetch';
 import { logger } from './logger';
 import { registerMediaFastPath } from './media/fast-path';
 import { installMetrics } from './metrics';
+import { removeLeftoverBrowsers } from './modules/site-audit/audit-process';
 import { announceAdminClaim } from './modules/users/admin-claim';
 import { stopOnSignals } from './shutdown';
 
@@ -46,6 +47,8 @@ export function startUp(): Promise<DatabaseHandle> {
       logger.warn({ hosts: cfg.AUDIT_FIXTURE_HOSTS }, 'AUDIT_FIXTURE_HOSTS is set: website audits reach these .test names on this machine (127.0.0.1). For tests only; unset it in production.');
     }
     await scheduleTodaysReminders();
+    // Before any check runs: browsers and profiles an earlier run of the server left behind.
+    removeLeftoverBrowsers();
     startJobWorker();
     startCdnPurgeWorker();
     registerMediaFastPath();

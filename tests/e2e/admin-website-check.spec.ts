@@ -3,6 +3,7 @@
  * fixture sites (tests/support/audit-fixture-sites.ts, reached through AUDIT_FIXTURE_HOSTS): a visitor asks
  * for an audit of their site, and the admin sees the scored check on the request within a minute, with
  * evidence, why and how to fix; "Run again" on another address keeps the history and says what changed;
+ * a page that attacks the browser with its memory is stopped at the bound and the check says so;
  * markup and script from the audited site are only ever text; axe finds nothing at phone and desktop width.
  * Then the report: the admin writes a summary and notes, leaves a check out, previews and sends it; the
  * requester opens the emailed private link (and, as a member, the dashboard), and the opening shows on the
@@ -96,6 +97,20 @@ test('a requested audit is checked by itself: the admin sees the score, evidence
   await page.getByRole('button', { name: 'Run again' }).click();
   await expect(page.getByText(/Only website addresses \(http:\/\/ or https:\/\/\) can be audited/)).toBeVisible();
   await expect(page.locator('[data-site-check-waiting]')).toHaveCount(0);
+});
+
+test('a requested page that allocates memory without end: the admin reads that Lighthouse was stopped at the browser’s memory bound, beside the other checks’ results', async ({ page }) => {
+  test.setTimeout(180_000);
+  const business = `Hog Clinic ${unique()}`;
+  await visitorRequests(page, business, sites.url('hog.test'));
+  await openRequest(page, business);
+  const section = page.locator('[data-site-check]');
+  await expect(section.locator('[data-overall-score]')).toBeVisible({ timeout: 60_000 });
+  for (const check of ['lighthouse', 'lighthouse-accessibility']) {
+    await expect(section.locator(`[data-check="${check}"]`)).toHaveAttribute('data-check-status', 'skipped');
+    await expect(section.locator(`[data-check="${check}"]`)).toContainText('Lighthouse stopped: the page used too much memory (more than 1024 MB).');
+  }
+  await expect(section.locator('[data-check="title"]')).toHaveAttribute('data-check-status', 'pass');
 });
 
 test('markup and script from the audited site are shown as text and never run; the page passes axe', async ({ page }) => {

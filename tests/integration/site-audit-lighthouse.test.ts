@@ -13,6 +13,7 @@ import { auditSiteInOwnProcess } from '../../src/server/modules/site-audit/audit
 import { crawlSite } from '../../src/server/modules/site-audit/crawl';
 import type { CheckResult } from '../../src/server/modules/site-audit/findings';
 import { lighthouseRunner } from '../../src/server/modules/site-audit/lighthouse';
+import { checkBrowserProcesses } from '../support/browser-processes';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = fs.existsSync(chromiumPath);
@@ -59,18 +60,8 @@ afterAll(async () => {
 
 const byId = (checks: CheckResult[], id: string) => checks.find((check) => check.id === id)!;
 
-/** Chromium processes started with the audit's proxy flags (ours), still alive. */
-function auditBrowsers(): number {
-  let count = 0;
-  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--proxy-bypass-list=<-loopback>')) count++;
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  return count;
-}
+/** Processes of the audit's Chromium that this test started, still alive (other test files run browsers too). */
+const auditBrowsers = () => checkBrowserProcesses().length;
 
 describe.skipIf(!hasChromium || onPostgres)(`Lighthouse in a real Chromium${hasChromium ? '' : ` (skipped: no Chromium at ${chromiumPath})`}`, () => {
   it('scores the page in the browser, which never reaches a loopback address the page asks for', async () => {
@@ -99,7 +90,7 @@ describe.skipIf(!hasChromium || onPostgres)(`Lighthouse in a real Chromium${hasC
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(snapshot.lighthouse).toBeUndefined();
     expect(snapshot.skipped.find((item) => item.check === 'Lighthouse')?.reason).toMatch(/^Lighthouse did not finish: /);
-    // chrome-launcher's kill is a signal; give the processes a moment to go.
+    // The kill is a signal; give the processes a moment to go.
     await expect.poll(auditBrowsers, { timeout: 5_000 }).toBe(0);
   }, 60_000);
 });

@@ -7,14 +7,15 @@
  *    chat, robots.txt and sitemap), 20 files of its own on the home page plus the chat's external script;
  *  - bad.test: every defect the checks look for;
  *  - redirect.test, slow.test, bomb.test, big.test, pdf.test, error.test, missing.test, evil.test: the
- *    hostile and broken answers the crawler must survive.
+ *    hostile and broken answers the crawler must survive;
+ *  - hog.test: pages whose scripts attack the browser Lighthouse loads them in (memory, processor time).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { createGzip, gzipSync } from 'node:zlib';
 
-export const AUDIT_FIXTURE_HOSTS = ['good.test', 'bad.test', 'redirect.test', 'slow.test', 'bomb.test', 'big.test', 'pdf.test', 'error.test', 'missing.test', 'evil.test'] as const;
+export const AUDIT_FIXTURE_HOSTS = ['good.test', 'bad.test', 'redirect.test', 'slow.test', 'bomb.test', 'big.test', 'pdf.test', 'error.test', 'missing.test', 'evil.test', 'hog.test'] as const;
 export type AuditFixtureHost = (typeof AUDIT_FIXTURE_HOSTS)[number];
 
 export interface FixtureRequest {
@@ -414,6 +415,39 @@ function evilSite(exchange: Exchange): void {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// hog.test: an ordinary small page whose script attacks the browser that runs it. "/" allocates memory as
+// fast as it can (32 MB at a time, every page of it touched so it is really held) up to HOG_CAP_MB, which
+// only keeps a browser without bounds from taking the test machine down; "/spin" keeps HOG_SPINNERS
+// threads busy for good. Both paint at once, so Lighthouse would go on measuring them.
+
+export const HOG_CAP_MB = 3072;
+export const HOG_SPINNERS = 4;
+
+function hogDocument(title: string, script: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title><meta name="description" content="A page that is heavier than it looks."></head>
+<body><main><h1>${title}</h1><p>Bookings by phone only.</p></main><script>${script}</script></body></html>`;
+}
+
+const HOG_MEMORY = `const hoard = [];
+(function grow() {
+  if (hoard.length * 32 >= ${HOG_CAP_MB}) return;
+  const block = new Uint8Array(32 * 1024 * 1024);
+  for (let i = 0; i < block.length; i += 4096) block[i] = 1;
+  hoard.push(block);
+  setTimeout(grow, 0);
+})();`;
+
+const HOG_CPU = `const spin = URL.createObjectURL(new Blob(['for (;;) {}'], { type: 'text/javascript' }));
+for (let i = 0; i < ${HOG_SPINNERS}; i++) new Worker(spin);`;
+
+function hogSite(exchange: Exchange): void {
+  if (exchange.path === '/') return send(exchange, HTML, hogDocument('Memory hog', HOG_MEMORY));
+  if (exchange.path === '/spin') return send(exchange, HTML, hogDocument('Processor hog', HOG_CPU));
+  notFound(exchange);
+}
+
+// ---------------------------------------------------------------------------------------------------------
 
 const SITES: Record<AuditFixtureHost, Site> = {
   'good.test': goodSite,
@@ -426,6 +460,7 @@ const SITES: Record<AuditFixtureHost, Site> = {
   'error.test': errorSite,
   'missing.test': missingSite,
   'evil.test': evilSite,
+  'hog.test': hogSite,
 };
 
 const isFixtureHost = (host: string): host is AuditFixtureHost => (AUDIT_FIXTURE_HOSTS as readonly string[]).includes(host);

@@ -362,6 +362,9 @@ describe('single checks', () => {
     for (const id of ['lighthouse', 'lighthouse-accessibility']) {
       expect(byId(runChecks({ ...snapshot, lighthouse: undefined }), id)).toMatchObject({ status: 'skipped', evidence: ['Lighthouse was not run for this audit.'] });
     }
+    // A run stopped at the browser's bounds says so in its own words (decision 056).
+    const stopped = { ...snapshot, lighthouse: undefined, skipped: [{ check: 'Lighthouse' as const, reason: 'Lighthouse stopped: the page used too much memory (more than 1024 MB).' }] };
+    expect(byId(runChecks(stopped), 'lighthouse')).toMatchObject({ status: 'skipped', evidence: ['Lighthouse stopped: the page used too much memory (more than 1024 MB).'] });
   });
 });
 

@@ -22,7 +22,7 @@ const env = {
   TRUSTED_PROXY_IP_HEADER: 'x-real-ip',
   // The website check's fixture sites (tests/support/audit-fixture-sites.ts), which specs start on ports of
   // their own: these .test names reach 127.0.0.1 (tests only; the server warns at start).
-  AUDIT_FIXTURE_HOSTS: 'good.test,bad.test,redirect.test,slow.test,bomb.test,big.test,pdf.test,error.test,missing.test,evil.test',
+  AUDIT_FIXTURE_HOSTS: 'good.test,bad.test,redirect.test,slow.test,bomb.test,big.test,pdf.test,error.test,missing.test,evil.test,hog.test',
   // The booking webhooks' secrets, as tests/support/booking-webhooks.ts signs with them.
   BOOKING_WEBHOOK_SECRET_CALCOM: 'calcom-test-secret-0123456789',
   // A chat reply the visitor was not there for is emailed after this many seconds (60 in production).

@@ -6,6 +6,12 @@
  * it has been idle for a minute, fails, or runs past the time limit (then it is killed). Its heap is
  * capped. Whatever goes wrong becomes an Error with a message of ours (the job then tries again, then
  * marks the run failed).
+ *
+ * The process gets a minimal environment, never the server's secrets (browser/environment.ts). It tells
+ * the server of each browser it starts (decision 056): when the process dies without ending its browser
+ * (killed, out of memory, past the time limit), the server kills the browser's every process and removes
+ * its profile; and when the server itself exits (the SIGTERM drain ends in process.exit), it kills its
+ * check processes and their browsers on the way out.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
@@ -13,9 +19,12 @@ import { fileURLToPath } from 'node:url';
 import { currentStandIns } from '../../http/safe-fetch';
 import { logger } from '../../logger';
 import type { SiteAuditResult } from './audit-site';
+import { cleanUpAfter, endFromOutside, type LiveBrowser } from './browser/cleanup';
+import { checkProcessEnv } from './browser/environment';
+import { removeLeftovers } from './browser/profiles';
 // The limits alone, not the crawler: the server's own process never loads cheerio and the rest of it.
 import { CRAWL_LIMITS } from './crawl-context';
-import type { AuditJobMessage, AuditJobReply, AuditProcessOptions } from './worker';
+import type { AuditJobMessage, AuditProcessMessage, AuditProcessOptions } from './worker';
 
 /** worker.ts as it is (tsx, Vitest), or its chunk in the server build (src/build/node-worker-entries.ts). */
 const workerUrl = /* node-worker */ new URL('./worker.ts', import.meta.url);
@@ -32,15 +41,64 @@ const GRACE_MS = 15_000;
 const IDLE_MS = 60_000;
 
 const idle: { child: ChildProcess; timer: NodeJS.Timeout }[] = [];
+/** Every check process alive, with the browsers it has running. */
+const running = new Map<ChildProcess, Map<number, LiveBrowser>>();
+
+/** Kills every check process and every browser of theirs, now (the server is exiting). */
+export function endAuditProcesses(): void {
+  for (const [child, browsers] of running) {
+    child.kill('SIGKILL');
+    for (const browser of browsers.values()) endFromOutside(browser);
+  }
+  running.clear();
+}
+
+/**
+ * At start-up: ends the browsers of check processes that are gone and removes their profiles and cgroups
+ * (an older version's, or those of a machine that lost every process at once). Logged when there were any.
+ */
+export function removeLeftoverBrowsers(): void {
+  try {
+    const found = removeLeftovers();
+    if (found.browsers + found.profiles + found.cgroups > 0) logger.warn(found, 'website check browsers of an earlier run were left over: removed');
+  } catch (err) {
+    logger.error({ err }, 'the website check browsers of an earlier run could not be looked for');
+  }
+}
+
+let exitHooked = false;
+
+function track(child: ChildProcess): void {
+  if (!exitHooked) {
+    exitHooked = true;
+    process.on('exit', endAuditProcesses);
+  }
+  const browsers = new Map<number, LiveBrowser>();
+  running.set(child, browsers);
+  child.on('message', (message: AuditProcessMessage) => {
+    if (!('browser' in message)) return;
+    if ('started' in message.browser) browsers.set(message.browser.started.pid, message.browser.started);
+    else browsers.delete(message.browser.ended);
+  });
+  child.once('exit', () => {
+    running.delete(child);
+    for (const browser of browsers.values()) {
+      logger.warn({ pid: browser.pid }, 'a website check process ended before its browser: the browser is ended now');
+      void cleanUpAfter(browser);
+    }
+  });
+}
 
 function start(heapMb: number): ChildProcess {
   // Run as it is (tsx, Vitest), the worker is TypeScript: tsx's loader runs it.
   const loader = workerUrl.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const child = fork(fileURLToPath(workerUrl), [], {
     execArgv: [...loader, `--max-old-space-size=${heapMb}`],
+    env: checkProcessEnv(process.env),
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  track(child);
   try {
     if (child.pid) os.setPriority(child.pid, AUDIT_NICENESS);
   } catch (err) {
@@ -79,7 +137,9 @@ export function auditSiteInOwnProcess(url: string, options: AuditProcessOptions)
   const limitMs = (options.auditTimeoutMs ?? CRAWL_LIMITS.auditTimeoutMs) + GRACE_MS;
   return new Promise<SiteAuditResult>((resolve, reject) => {
     let settled = false;
-    const onMessage = (reply: AuditJobReply) => settle(true, () => (reply.ok ? resolve(reply.result) : reject(new Error(reply.message))));
+    const onMessage = (reply: AuditProcessMessage) => {
+      if ('ok' in reply) settle(true, () => (reply.ok ? resolve(reply.result) : reject(new Error(reply.message))));
+    };
     const onError = (err: Error) => settle(false, () => reject(new Error(`the check could not be started: ${err.message}`)));
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
       settle(false, () => reject(new Error(code === 134 || signal === 'SIGABRT' ? 'the website check ran out of memory (the site is too large to judge)' : `the check stopped unexpectedly (${signal ?? `exit code ${code}`})`)));

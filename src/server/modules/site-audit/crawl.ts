@@ -4,6 +4,7 @@
  * checks to judge. It never throws for anything the site does: a failure is recorded on the exchange it
  * affected, and a step it could not take is in `skipped` with the reason.
  */
+import { BrowserBoundError } from './browser/bounds';
 import { createCrawlBudget } from './budget';
 import { CRAWL_LIMITS, CRAWL_STEPS, type CrawlContext, type CrawlLimits, type CrawlStep } from './crawl-context';
 import { fetchBounded } from './fetch-bounded';
@@ -43,7 +44,9 @@ async function measure(ctx: CrawlContext, lighthouse: CrawlOptions['lighthouse']
     if (!result) ctx.skip(CRAWL_STEPS.lighthouse, `Lighthouse did not finish: ${ctx.budget.stopReason()}.`);
     return result;
   } catch (err) {
-    ctx.skip(CRAWL_STEPS.lighthouse, `Lighthouse could not measure the page: ${err instanceof Error ? err.message : String(err)}`);
+    // A page stopped at the browser's bounds is told as such ("Lighthouse stopped: the page used too much memory …").
+    const reason = err instanceof BrowserBoundError ? err.message : `Lighthouse could not measure the page: ${err instanceof Error ? err.message : String(err)}`;
+    ctx.skip(CRAWL_STEPS.lighthouse, reason);
     return undefined;
   }
 }

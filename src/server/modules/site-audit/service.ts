@@ -67,6 +67,7 @@ async function auditRun(runId: string, job: JobRow): Promise<void> {
       userAgent: await userAgent(),
       allowedPorts: [80, 443, ...cfg.AUDIT_EXTRA_PORTS],
       chromiumPath: cfg.AUDIT_CHROMIUM_PATH,
+      browser: { memoryMb: cfg.AUDIT_BROWSER_MEMORY_MB, cpuSeconds: cfg.AUDIT_BROWSER_CPU_SECONDS, user: cfg.AUDIT_BROWSER_USER },
     });
     await repo.updateRun(run.id, { status: 'done', finishedAt: new Date(), score: findings.overall ?? null, findings, fetched, error: null });
     log.info({ runId, url: run.url, score: findings.overall }, 'website audited');

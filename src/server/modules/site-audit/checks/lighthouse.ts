@@ -15,10 +15,11 @@ function byScore(score: number, ...evidence: string[]): Verdict {
   return score >= 50 ? warn(...evidence) : fail(...evidence);
 }
 
-/** Why there is no measurement, in the reader's words. */
+/** Why there is no measurement, in the reader's words ("Lighthouse stopped: …" as it is, other reasons after "Lighthouse was not run"). */
 function notMeasured(ctx: AuditContext): Verdict {
   const reason = ctx.snapshot.skipped.find((item) => item.check === CRAWL_STEPS.lighthouse)?.reason;
-  return skip(reason ? `Lighthouse was not run: ${cutText(reason)}` : 'Lighthouse was not run for this audit.');
+  if (!reason) return skip('Lighthouse was not run for this audit.');
+  return skip(reason.startsWith('Lighthouse ') ? cutText(reason) : `Lighthouse was not run: ${cutText(reason)}`);
 }
 
 function vitals(result: LighthouseResult): string {
