@@ -232,6 +232,16 @@ describe('the admin live feed', () => {
     expect(alert.data).toMatchObject({ title: 'New chat lead', body: 'Bo (bo@example.com): Call me' });
   });
 
+  it('sends the counts again after the team works a lead (a stage, a follow-up), so the overview’s Today reloads', async () => {
+    await request('Ada');
+    const afterStage = collect((es) => es.some((e) => e.event === 'signals' && e.data.waitingRequests === 0));
+    await setLeadStage(admin, 'ada@example.com', 'not-a-fit');
+    expect((await afterStage.done).some((e) => e.event === 'signals')).toBe(true);
+    const afterFollowUp = collect((es) => es.some((e) => e.event === 'signals'));
+    await setLeadStage(admin, 'ada@example.com', 'contacted');
+    expect((await afterFollowUp.done).find((e) => e.event === 'signals')!.data.waitingRequests).toBe(1);
+  });
+
   it('alerts each visitor message (not the assistant’s or an admin’s) with the unread count after it', async () => {
     const seen = collect((es) => es.some((e) => e.event === 'signals' && e.data.unreadChats === 1) && es.some((e) => e.event === 'message' && e.data.author === 'assistant'));
     const sent = await sendVisitorMessage({ body: 'Do you do SEO?' }, { identity: visitor(), clientIp: randomIp() });

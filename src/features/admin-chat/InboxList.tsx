@@ -79,7 +79,11 @@ export default function InboxList({ rows: initialRows, query, perPage, unreadTot
                   <bdi className={`min-w-0 break-words text-brand-700 ${r.unread > 0 ? 'font-bold' : 'font-semibold'}`} data-display-name>
                     {r.displayName}
                   </bdi>
-                  {r.contactEmail && <span className="min-w-0 text-sm break-all text-slate-600">{r.contactEmail}</span>}
+                  {r.contactEmail && (
+                    <span className="max-w-64 min-w-0 truncate text-sm text-slate-600" title={r.contactEmail}>
+                      {r.contactEmail}
+                    </span>
+                  )}
                   <time dateTime={r.lastMessageAt} className="ml-auto text-xs whitespace-nowrap text-slate-600">
                     {formatInZone(r.lastMessageAt, timeZone, 'day-time')}
                   </time>

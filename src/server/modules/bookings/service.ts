@@ -12,6 +12,7 @@ import { findMemberByEmail } from '../leads/people-repository';
 import { insertLeadEvent } from '../leads/repository';
 import { followUpOnCall, setStageFromBooking } from '../leads/work';
 import { siteTimeZone } from '../site/time-zone';
+import { announceTodayChange } from '../today/live';
 import * as repo from './repository';
 
 export type BookingOutcome =
@@ -27,7 +28,7 @@ export async function receiveBooking(delivery: { deliveryKey: string }, notice: 
   const via = BOOKING_PROVIDER_LABELS[notice.provider];
   // Read before the transaction (PGlite has one connection): the day a call falls on.
   const timeZone = await siteTimeZone();
-  return db().transaction(async (tx): Promise<BookingOutcome> => {
+  const outcome = await db().transaction(async (tx): Promise<BookingOutcome> => {
     if (!(await repo.takeDelivery(notice.provider, delivery.deliveryKey, now, tx))) return { kind: 'replay' };
 
     // A client who books another call stays a client; anyone else now has a call booked.
@@ -70,4 +71,7 @@ export async function receiveBooking(delivery: { deliveryKey: string }, notice: 
     await followUpOnCall(tx, notice.email, notice.startsAt, timeZone, via);
     return { kind: 'recorded', bookingId: made.id, action: 'booked' };
   });
+  // A booking is a reply and moves the stage and the follow-up: Today's lists change.
+  if (outcome.kind === 'recorded') await announceTodayChange();
+  return outcome;
 }

@@ -17,6 +17,7 @@ import { insertActivity } from '../activity/repository';
 import { latestReportSentTo } from '../audit-report/repository';
 import { newLinkToLatestReport } from '../audit-report/service';
 import { getSiteContent } from '../site/service';
+import { announceTodayChange } from '../today/live';
 import { requireAdmin } from '../users/service';
 import { LeadError } from './errors';
 import { auditRequestsOf, findLatestName } from './people-repository';
@@ -110,7 +111,7 @@ export async function sendLeadMail(actorId: string | undefined, email: string, i
   const key = normalizeEmail(email);
   // Read before the transaction: PGlite has one connection, which the transaction holds.
   const personValues = await mailValuesOf(key);
-  return db().transaction(async (tx) => {
+  const sent = await db().transaction(async (tx) => {
     const actor = await requireAdmin(actorId, tx);
     if (!(await workRepo.isLead(key, tx))) throw new LeadError('NOT_FOUND', 'No lead has this email address.');
     const values: Partial<LeadMailValues> = { ...personValues, sender_name: actor.name.trim() || actor.email };
@@ -125,4 +126,7 @@ export async function sendLeadMail(actorId: string | undefined, email: string, i
     await insertActivity(tx, { actorId: actor.id, actorEmail: actor.email, entityType: workRepo.LEAD_ENTITY, entityId: key, action: 'mail', summary: `Email to ${key}: ${subject}`, before: null, after: { subject } });
     return { to: key, subject };
   });
+  // A mail to them is a reply: they leave Today's "reports opened without a reply".
+  await announceTodayChange();
+  return sent;
 }

@@ -12,6 +12,7 @@ import { insertActivity } from '../activity/repository';
 import { stopSequencesOf } from '../lead-sequences/schedule';
 import { listAdmins } from '../audit/repository';
 import { siteTimeZone } from '../site/time-zone';
+import { announceTodayChange } from '../today/live';
 import { requireAdmin } from '../users/service';
 import { LeadError } from './errors';
 import * as repo from './work-repository';
@@ -26,12 +27,15 @@ type Actor = Awaited<ReturnType<typeof requireAdmin>>;
 /** The admin write around every change: the actor, the person (who must be a lead), their locked row. */
 async function leadWrite<T>(actorId: string | undefined, email: string, work: (tx: repo.Executor, actor: Actor, row: repo.LeadWorkRow, key: string) => Promise<T>) {
   const key = normalizeEmail(email);
-  return db().transaction(async (tx) => {
+  const result = await db().transaction(async (tx) => {
     const actor = await requireAdmin(actorId, tx);
     if (!(await repo.isLead(key, tx))) throw new LeadError('NOT_FOUND', 'No lead has this email address.');
     const row = await repo.lockLeadWork(key, tx);
     return work(tx, actor, row, key);
   });
+  // A stage, a follow-up day or "replied" moves people in and out of the overview's Today lists.
+  await announceTodayChange();
+  return result;
 }
 
 const record = (tx: repo.Executor, actor: Actor, key: string, entry: { action: string; summary: string; before: Record<string, unknown> | null; after: Record<string, unknown> }) =>
