@@ -1,5 +1,7 @@
-// `npm test`: type check and lint, unit + integration tests, then build and run the browser tests.
+// `npm test`: type check and lint, unit + integration tests, then build and run the browser tests; at the
+// end, how long each phase took and which browser tests needed their retry (issue 37).
 import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -19,29 +21,58 @@ const steps = [
 /**
  * The data-layer suite again on PostgreSQL, the production engine, when one is available. It runs beside
  * the browser tests, on one worker: both spend much of their time waiting (on PostgreSQL, on pages and
- * timers), and one after the other they took the suite past 40 minutes. Its output is kept and printed
- * when it ends, so the two reports do not interleave.
+ * timers). Its output is kept and printed when it ends, so the two reports do not interleave.
  */
 const alongside = pgUrl
   ? [['integration tests (PostgreSQL)', bin('vitest'), ['run', 'tests/integration', '--maxWorkers=1'], { TEST_DATABASE_URL: pgUrl }]]
   : [];
 
-// The admin specs change the content the public specs count on: they run last (playwright.config.ts).
-// The shared server stays on PGlite; specs that run several processes on PostgreSQL (several-instances,
-// workers) create their own database on this server and are skipped without one.
-const browser = ['browser tests', bin('playwright'), ['test'], { E2E_ADMIN_LAST: '1', ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}) }];
+// Every worker starts a server of its own (tests/e2e/support/fixtures.ts). Specs that run several processes
+// on PostgreSQL (several-instances, workers) create their own database on this server and are skipped without one.
+const browser = ['browser tests', bin('playwright'), ['test'], pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}];
+const E2E_RESULTS = path.join(root, 'test-results', 'e2e-results.json');
 
-const seconds = (started) => ((Date.now() - started) / 1000).toFixed(1);
+/** [label, seconds, outcome] of each phase, for the table at the end. */
+const timings = [];
+const seconds = (started) => (Date.now() - started) / 1000;
+
+function printSummary() {
+  const width = Math.max(...timings.map(([label]) => label.length));
+  console.log('\nPhase times');
+  for (const [label, secs, outcome] of timings) console.log(`  ${label.padEnd(width)}  ${secs.toFixed(1).padStart(7)} s  ${outcome}`);
+  const flaky = flakyBrowserTests();
+  if (flaky.length) {
+    console.log(`\n✖ ${flaky.length} browser ${flaky.length === 1 ? 'test' : 'tests'} passed only on the retry. A flaky test is a defect: find its cause and fix it.`);
+    for (const title of flaky) console.log(`  - ${title}`);
+  }
+}
+
+/** Titles of the browser tests that failed and then passed on their retry, from Playwright's JSON report. */
+function flakyBrowserTests() {
+  if (!fs.existsSync(E2E_RESULTS)) return [];
+  const report = JSON.parse(fs.readFileSync(E2E_RESULTS, 'utf8'));
+  const titles = [];
+  const walk = (suite, trail) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) if (t.status === 'flaky') titles.push(`[${t.projectName}] ${[...trail, spec.title].filter(Boolean).join(' › ')} (${spec.file}:${spec.line})`);
+    }
+    for (const child of suite.suites ?? []) walk(child, [...trail, child.title === child.file ? '' : child.title]);
+  };
+  for (const suite of report.suites ?? []) walk(suite, []);
+  return titles;
+}
 
 for (const [label, command, args, extraEnv = {}] of steps) {
   console.log(`\n▶ ${label}`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: 'inherit' });
+  timings.push([label, seconds(started), result.status === 0 ? 'passed' : 'FAILED']);
   if (result.status !== 0) {
     console.error(`\n✖ ${label} failed`);
+    printSummary();
     process.exit(result.status ?? 1);
   }
-  console.log(`✔ ${label} (${seconds(started)} s)`);
+  console.log(`✔ ${label} (${seconds(started).toFixed(1)} s)`);
 }
 
 /** The ends of failed background reports, printed again after everything. */
@@ -59,7 +90,8 @@ function inBackground([label, command, args, extraEnv = {}]) {
   return new Promise((resolve) => {
     child.on('close', (code) => {
       console.log(`\n── ${label} ──\n${output}`);
-      console.log(code === 0 ? `✔ ${label} (${seconds(started)} s)` : `\n✖ ${label} failed`);
+      console.log(code === 0 ? `✔ ${label} (${seconds(started).toFixed(1)} s)` : `\n✖ ${label} failed`);
+      timings.push([label, seconds(started), code === 0 ? 'passed' : 'FAILED']);
       if (code !== 0) backgroundTails.push(`── ${label} ──\n${lastLines(output, 60)}`);
       resolve(code ?? 1);
     });
@@ -72,7 +104,8 @@ function inForeground([label, command, args, extraEnv = {}]) {
   const child = spawn(command, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: 'inherit' });
   return new Promise((resolve) => {
     child.on('close', (code) => {
-      console.log(code === 0 ? `✔ ${label} (${seconds(started)} s)` : `\n✖ ${label} failed`);
+      console.log(code === 0 ? `✔ ${label} (${seconds(started).toFixed(1)} s)` : `\n✖ ${label} failed`);
+      timings.push([label, seconds(started), code === 0 ? 'passed' : 'FAILED']);
       resolve(code ?? 1);
     });
   });
@@ -84,6 +117,8 @@ if (failed !== undefined) {
   // A report printed mid-run scrolls away under the browser tests': the verdict is repeated last.
   const labels = [...alongside, browser].filter((_, i) => codes[i] !== 0).map(([label]) => label);
   if (backgroundTails.length) console.log(`\n── the end of each failed background report again ──\n${backgroundTails.join('\n')}`);
+  printSummary();
   console.error(`\n✖ failed: ${labels.join(', ')}`);
   process.exit(failed);
 }
+printSummary();

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { gotoHydrated, MEMBER_STATE } from './support/accounts';
 import { allPublicPaths, VIEWPORTS } from './support/public-pages';
 

@@ -3,7 +3,7 @@
  * script): every form posts to the server, works, and no email or password ever appears in a URL (the
  * address bar, history, a proxy's log).
  */
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, test, type Page, type Request } from './support/fixtures';
 import { AUTH_MESSAGES } from '../../src/shared/auth-messages';
 import { createVerifiedAccount, freshClientIp, newAccount, resetLink, sessionUser } from './support/accounts';
 

@@ -3,7 +3,7 @@
  * islands call) or a form post to any page with `?_action=name` (Astro's other transport). The review
  * found an unverified account updating its profile through the second.
  */
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './support/fixtures';
 import { ADMIN_STATE, freshClientIp, MEMBER_STATE, newAccount, signUpViaApi } from './support/accounts';
 import { send } from './support/raw-http';
 

@@ -5,7 +5,7 @@
  * from its list page, the activity log or its parent record's page) and, when it has one, its `new` screen.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/fixtures';
 import { ADMIN_PAGES, fillRoute, routeMatcher, type AdminRoute } from '../support/admin-pages';
 import { startAuditFixtureSites, type AuditFixtureSites } from '../support/audit-fixture-sites';
 import { ADMIN_STATE, freshClientIp } from './support/accounts';

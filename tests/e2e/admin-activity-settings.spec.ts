@@ -6,7 +6,7 @@
  * demo content's headline as it found it.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/fixtures';
 import { ADMIN_STATE, gotoHydrated } from './support/accounts';
 
 test.use({ storageState: ADMIN_STATE });

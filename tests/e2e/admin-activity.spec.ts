@@ -4,7 +4,7 @@
  * cache), the revert is an entry of its own linked to the one it undid, and a change that was followed by
  * another is refused with a clear message.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/fixtures';
 import { ADMIN_STATE, gotoHydrated, savedAccounts } from './support/accounts';
 import { callAction } from './support/admin-actions';
 

@@ -8,7 +8,7 @@
  * also when a step fails (afterAll).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from './support/fixtures';
 import { DEFAULT_FAQS } from '../../src/shared/default-faqs';
 import { ADMIN_STATE, gotoHydrated, MEMBER_STATE } from './support/accounts';
 import { dragTo, moveByKeyboard } from './support/sortable';

@@ -5,7 +5,7 @@
  * the CSV with formula-like values neutralised; and
  * markup typed into every field is shown as text in admin and escaped in the emails.
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './support/fixtures';
 import { ADMIN_STATE, freshClientIp, gotoHydrated, MEMBER_STATE, newestMailTo, savedAccounts } from './support/accounts';
 
 test.use({ storageState: ADMIN_STATE });

@@ -5,7 +5,7 @@
  * editing this file. The inputs are well-formed ones that WOULD change data for an admin (the last test
  * proves it for every create Action), so a refusal is the guard's doing, not a bad payload's.
  */
-import { expect, test, type APIRequestContext, type PlaywrightWorkerArgs } from '@playwright/test';
+import { expect, test, type APIRequestContext, type PlaywrightWorkerArgs } from './support/fixtures';
 import { DEFAULT_CHAT_SETTINGS } from '../../src/shared/chat';
 import { isMediaApiPath, storageRefusal } from '../../src/shared/media-library';
 import { ADMIN_ROUTES, concreteAdminPaths } from '../support/admin-pages';

@@ -6,7 +6,7 @@
  * of each screen at 390 and 1280 px go to CHAT_SCREENSHOTS when it is set.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/fixtures';
 import type { ChatSendResponse } from '../../src/shared/chat';
 import { ADMIN_STATE, freshClientIp, gotoHydrated } from './support/accounts';
 import { callAction } from './support/admin-actions';

@@ -6,7 +6,7 @@
  * it, replies (the visitor's stream gets it), marks it handled; markup typed by a visitor is text in admin.
  * The settings go back to the defaults afterwards, as the other specs expect.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/fixtures';
 import { DEFAULT_CHAT_SETTINGS, type ChatMessageDto, type ChatSendResponse, type PublicChatConfig } from '../../src/shared/chat';
 import { ADMIN_STATE, freshClientIp, gotoHydrated } from './support/accounts';
 import { callAction } from './support/admin-actions';

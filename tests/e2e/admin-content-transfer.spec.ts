@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/fixtures';
 import { ADMIN_STATE, gotoHydrated } from './support/accounts';
 import { contentSnapshot } from './support/admin-actions';
 

@@ -6,7 +6,7 @@
  * creates it deletes again, and the demo content keeps its order, for the specs that run after.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page } from './support/fixtures';
 import { DEMO_SERVICES } from '../../src/server/seed/demo-catalog';
 import { ADMIN_STATE, gotoHydrated, MEMBER_STATE } from './support/accounts';
 import { dragTo, moveByKeyboard } from './support/sortable';

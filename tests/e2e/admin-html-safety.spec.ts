@@ -9,7 +9,7 @@
  * privacy policy with the visual editor's toolbar (heading, bold, list, link) and the public page follows.
  * Both policies are put back as they were at the end, also when a step fails.
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './support/fixtures';
 import { ADMIN_STATE, gotoHydrated } from './support/accounts';
 
 // Each step opens several fresh visitor contexts: more than the default 30 s on a busy two-CPU machine.

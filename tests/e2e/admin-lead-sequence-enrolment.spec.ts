@@ -8,7 +8,7 @@
  * screens. The sequence is put back as it was (turned off, it stops everyone it took).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from './support/fixtures';
 import { callAction } from './support/admin-actions';
 import { ADMIN_STATE, freshClientIp, gotoHydrated, mailsTo } from './support/accounts';
 

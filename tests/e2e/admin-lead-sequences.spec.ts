@@ -6,7 +6,7 @@
  * back what it changed (an active sequence would write to the leads other specs make).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from './support/fixtures';
 import { callAction } from './support/admin-actions';
 import { ADMIN_STATE, gotoHydrated } from './support/accounts';
 

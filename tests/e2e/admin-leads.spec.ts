@@ -7,7 +7,7 @@
  * desktop widths (attached to the report). Audit requests are kept, like the other admin specs' ones.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './support/fixtures';
 import { calComBody, calComHeaders } from '../support/booking-webhooks';
 import { ADMIN_STATE, freshClientIp, gotoHydrated, mailsTo, newestMailTo, savedAccounts } from './support/accounts';
 import { callAction } from './support/admin-actions';

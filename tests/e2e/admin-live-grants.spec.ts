@@ -4,7 +4,7 @@
  * says it is no longer updating); and a stream the server ends routinely (its lifetime is up) is replaced
  * at once, without the inbox ever showing anything but "Live".
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/fixtures';
 import type { ChatSendResponse } from '../../src/shared/chat';
 import { ADMIN_STATE, createVerifiedAccount, freshClientIp, gotoHydrated, logInViaUi, sessionUser } from './support/accounts';
 import { callAction } from './support/admin-actions';

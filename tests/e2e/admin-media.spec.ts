@@ -13,7 +13,7 @@
 import { writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from './support/fixtures';
 import sharp from 'sharp';
 import { EXIF_SECRETS, photoJpeg, pngBomb } from '../support/image-files';
 import { ADMIN_STATE, MEMBER_STATE, gotoHydrated } from './support/accounts';

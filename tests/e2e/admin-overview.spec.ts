@@ -5,7 +5,7 @@
  * beacon (POST /api/visits, decision 014): a visitor's page views reach the overview while the visitor
  * gets no cookie. Other specs share the server, so counts are compared before and after, never assumed.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/fixtures';
 import { ADMIN_STATE, freshClientIp } from './support/accounts';
 import { allPublicPaths } from './support/public-pages';
 

@@ -3,7 +3,7 @@
  * time leaves in the beacon sent while the page is left) and the admin sees those pages and times on the
  * member's admin page, in the per-page totals and the timeline.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { MIN_DURATION_MS } from '../../src/shared/page-time';
 import { ADMIN_STATE, createVerifiedAccount, logInViaUi, sessionUser } from './support/accounts';
 

@@ -8,7 +8,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/fixtures';
 import sharp from 'sharp';
 import { ADMIN_STATE, gotoHydrated, savedAccounts } from './support/accounts';
 import { callAction } from './support/admin-actions';

@@ -5,7 +5,7 @@
  * saved title at once; the footer's copyright year is a site text. Every test puts back what it changed,
  * so the specs after it see the demo content.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/fixtures';
 import { ADMIN_STATE, gotoHydrated } from './support/accounts';
 
 test.use({ storageState: ADMIN_STATE });

@@ -3,7 +3,7 @@
  * the route cache, not around it), reordering works with the mouse and the keyboard, a renamed URL keeps
  * working, two admins never silently overwrite each other, and an edit made offline is not lost.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/fixtures';
 import { ADMIN_STATE, gotoHydrated } from './support/accounts';
 import { dragTo, moveByKeyboard } from './support/sortable';
 

@@ -8,7 +8,7 @@
  * Other specs share the server: the settings are put back as they were, whatever happens.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/fixtures';
 import { ADMIN_STATE, freshClientIp, gotoHydrated, newestMailTo } from './support/accounts';
 import { callAction } from './support/admin-actions';
 

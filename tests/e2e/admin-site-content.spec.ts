@@ -6,7 +6,7 @@
  * back what it changed, so the other specs see the seeded site.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/fixtures';
 import { PRICE_PROMPT } from '../../src/shared/constants';
 import { LANDING_BLOCKS } from '../../src/shared/landing';
 import { PUBLIC_NAV_LINKS } from '../../src/shared/navigation';

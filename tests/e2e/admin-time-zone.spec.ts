@@ -6,7 +6,7 @@
  * Screenshots at 390 and 1280 px of the overview, leads and activity pages. Restores the zone it changed.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/fixtures';
 import { ADMIN_STATE, gotoHydrated } from './support/accounts';
 import { callAction } from './support/admin-actions';
 

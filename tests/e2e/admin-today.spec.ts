@@ -8,7 +8,7 @@
  * of Today, the Alerts control and the sidebar's badges.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from './support/fixtures';
 import type { ChatSendResponse } from '../../src/shared/chat';
 import { TODAY_LIST_LENGTH } from '../../src/shared/today';
 import { ADMIN_STATE, freshClientIp, gotoHydrated } from './support/accounts';

@@ -4,7 +4,7 @@
  * puts a textarea's served text back), and Save sends what was typed (issue 35); a select changed early is
  * saved at once like one changed later. The public forms are covered by typed-before-hydration.spec.ts.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { ADMIN_STATE, freshClientIp } from './support/accounts';
 import { callAction } from './support/admin-actions';
 import { gotoWithIslandsHeld } from './support/islands';

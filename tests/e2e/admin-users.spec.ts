@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Browser, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import { expect, test, type Browser, type Page, type PlaywrightWorkerArgs } from './support/fixtures';
 import { AUTH_MESSAGES } from '../../src/shared/auth-messages';
 import { callAction } from './support/admin-actions';
 import { ADMIN_STATE, createVerifiedAccount, freshClientIp, gotoHydrated, logInViaUi, newAccount, savedAccounts, sessionUser, signUpViaApi, verificationLink, type TestAccount } from './support/accounts';

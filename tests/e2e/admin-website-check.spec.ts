@@ -10,7 +10,7 @@
  * request and on the person's timeline.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/fixtures';
 import { startAuditFixtureSites, type AuditFixtureSites, EVIL_RAN_FLAG } from '../support/audit-fixture-sites';
 import { ADMIN_STATE, createVerifiedAccount, freshClientIp, gotoHydrated, linkFromOutbox, logInViaUi, mailsTo, type TestAccount } from './support/accounts';
 import { VIEWPORTS } from './support/public-pages';

@@ -8,7 +8,7 @@
  * covers it, and the dialog shows the server's message for the SESSION_NOT_FRESH code (unit-tested).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/fixtures';
 import { AUTH_MESSAGES } from '../../src/shared/auth-messages';
 import {
   ADMIN_STATE,

@@ -3,7 +3,7 @@
  * them without a mismatch for a visitor, an unverified and a verified member, and nobody's server HTML
  * shows another person's name or email.
  */
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from './support/fixtures';
 import { ADMIN_STATE, MEMBER_STATE, freshClientIp, gotoHydrated, newAccount, savedAccounts, signUpViaApi } from './support/accounts';
 
 // React's production messages (#418 text mismatch, #423 recovered by client render, #425 text content)

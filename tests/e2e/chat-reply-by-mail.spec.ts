@@ -7,7 +7,7 @@
  * 390 and 1280 px.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/fixtures';
 import { ADMIN_STATE, freshClientIp, gotoHydrated, mailsTo } from './support/accounts';
 
 test.use({ storageState: ADMIN_STATE });

@@ -6,7 +6,7 @@
  * finds nothing with the panel open at phone and desktop widths.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/fixtures';
 import { ADMIN_STATE, freshClientIp, gotoHydrated, MEMBER_STATE, savedAccounts } from './support/accounts';
 import { VIEWPORTS } from './support/public-pages';
 

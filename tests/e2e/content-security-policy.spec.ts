@@ -2,7 +2,7 @@
  * No page breaks its own Content-Security-Policy: a violation (an inline script without its hash, a
  * library probing eval) is a feature that silently fails for visitors and a red mark in every audit.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/fixtures';
 import { gotoHydrated, MEMBER_STATE } from './support/accounts';
 import { STATIC_PUBLIC_PATHS } from './support/public-pages';
 

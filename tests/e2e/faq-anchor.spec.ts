@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { DEFAULT_FAQS } from '../../src/shared/default-faqs';
 import { faqAnchorHref } from '../../src/shared/faq-anchor';
 

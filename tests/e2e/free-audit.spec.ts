@@ -5,7 +5,7 @@
  * desktop widths, in the empty, error and thank-you states.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/fixtures';
 import { freshClientIp, gotoHydrated, MEMBER_STATE, newestMailTo, savedAccounts } from './support/accounts';
 import { VIEWPORTS } from './support/public-pages';
 

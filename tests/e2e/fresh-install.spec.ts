@@ -9,7 +9,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Browser } from '@playwright/test';
+import { expect, test, type Browser } from './support/fixtures';
 import { SERVER_NODE_ARGS } from '../../scripts/server-process.mjs';
 import { verificationLink } from './support/accounts';
 import { freePort } from './support/free-port';

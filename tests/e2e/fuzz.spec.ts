@@ -14,7 +14,7 @@
  * its own client address for the rate limiter.
  */
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { ACTION_NAMES, API_ROUTES, OTHER_ENDPOINTS } from '../support/endpoints';
 import { MEMBER_STATE, createVerifiedAccount } from './support/accounts';
 import {

@@ -2,7 +2,7 @@
  * Seed section 2's route guard, enforced by the server: every protected route × visitor / member / admin,
  * the member-only price API and the admin-only Action.
  */
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './support/fixtures';
 import { SEED_ADMIN_ROUTES } from '../support/seed-routes';
 import { ADMIN_STATE, MEMBER_STATE, freshClientIp, newAccount, signUpViaApi, verificationLink } from './support/accounts';
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { allPublicPaths } from './support/public-pages';
 
 // The vnu-jar package's main export is the path of vnu.jar (see its README).

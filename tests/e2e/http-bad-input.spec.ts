@@ -3,7 +3,7 @@
  * a stack trace.
  */
 import net from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { ADMIN_STATE } from './support/accounts';
 
 const STACK = /at \S+ \(|node_modules|\.mjs:\d+|Error:/;

@@ -2,7 +2,7 @@
  * HTTP-level behaviour of the built server: security headers on fresh renders and cache hits alike,
  * private areas never cached, crawler files, health probes and the head metadata of a page.
  */
-import { expect, test, type APIResponse, type Page } from '@playwright/test';
+import { expect, test, type APIResponse, type Page } from './support/fixtures';
 import { allPublicPaths } from './support/public-pages';
 
 /** Every schema.org node of the page: the page has one JSON-LD graph. */

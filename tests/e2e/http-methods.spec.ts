@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 
 const PATHS = ['/', '/services', '/api/prices', '/_actions/account.updateProfile', '/favicon.svg'];
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { LANDING_BLOCKS } from '../../src/shared/landing';
 import { COPYRIGHT_YEAR, FAQ_PANEL_MAX_HEIGHT_PX } from '../../src/shared/constants';
 import { DEMO_BUILDS, DEMO_PACKAGES, DEMO_SERVICES } from '../../src/server/seed/demo-catalog';

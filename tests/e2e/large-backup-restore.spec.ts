@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/fixtures';
 import sharp from 'sharp';
 import { gotoHydrated, newAccount, signUpViaApi, verificationLink } from './support/accounts';
 import { freePort } from './support/free-port';

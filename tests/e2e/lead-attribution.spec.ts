@@ -5,7 +5,7 @@
  * admin overview's "Site and leads" section; the visitor gets no cookie at any point. The section is
  * screenshotted at phone and desktop widths (attached to the report).
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './support/fixtures';
 import { ADMIN_STATE, freshClientIp, gotoHydrated } from './support/accounts';
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

@@ -7,7 +7,7 @@
  * where nginx or PostgreSQL are not installed (CI installs both). No 5xx but the faults' own: the outage's
  * 503 with Retry-After and nginx's 502 for a write in flight to the killed instance (decision 035).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { loadAndFaults } from '../../bench/load-faults.mjs';
 
 test('under load, kill -9 of one instance and a PostgreSQL restart lose no accepted write, and the site recovers by itself', async () => {

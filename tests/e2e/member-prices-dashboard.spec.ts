@@ -1,6 +1,6 @@
 /** The member dashboard: welcome by name, profile edit through the Action, next steps, accessibility. */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { gotoHydrated, MEMBER_STATE, savedAccounts } from './support/accounts';
 
 test.use({ storageState: MEMBER_STATE });

@@ -2,7 +2,7 @@
  * Member prices: a verified member sees formatted prices in every price slot and on the dashboard; the
  * prices arrive only through /api/prices, so the HTML itself never contains one, for members either.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/fixtures';
 import { DEMO_PACKAGES, DEMO_SERVICES } from '../../src/server/seed/demo-catalog';
 import { PRICE_PROMPT } from '../../src/shared/constants';
 import { formatMoney } from '../../src/shared/money';

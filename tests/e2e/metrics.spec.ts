@@ -3,7 +3,7 @@
  * any unknown page); with it, 401 without the right Bearer token, and the Prometheus text with route
  * patterns (never raw paths) whose counts grow with the requests served.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { metricValue, ownPort, startOwnServer, type OwnServer } from './support/own-server';
 
 const TOKEN = 'metrics-token-for-the-e2e-suite-0123456789';

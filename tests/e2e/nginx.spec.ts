@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { findProgram, freePort, startNginx, startSite } from '../support/front-proxy.mjs';
 
 test.skip(!findProgram('nginx') || !findProgram('openssl'), 'nginx or openssl is not installed here (apt-get install nginx openssl); CI installs them and runs this spec');

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { DEMO_PACKAGES } from '../../src/server/seed/demo-catalog';
 import { DEMO_ARTICLES } from '../../src/server/seed/demo-articles';
 

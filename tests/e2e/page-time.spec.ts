@@ -4,7 +4,7 @@
  * nor sends a record; a record forged for someone else is refused from the member's own browser; bad input
  * over HTTP is refused with a 4xx and a message, never a 500.
  */
-import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page, type Request } from './support/fixtures';
 import { PAGE_TIME_RATE_LIMIT } from '../../src/shared/page-time';
 import { createVerifiedAccount, freshClientIp, MEMBER_STATE, sessionUser } from './support/accounts';
 

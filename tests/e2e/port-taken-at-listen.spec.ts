@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { SERVER_NODE_ARGS } from '../../scripts/server-process.mjs';
 import { freePort } from './support/free-port';
 

@@ -4,7 +4,7 @@
  * (no hang, no 500 page, no stack), /readyz says not ready, cached pages still serve; when it is back the
  * same process serves again by itself — no restart, no crash, no unhandled rejection.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { canRunThrowawayPostgres, createThrowawayPostgres, type ThrowawayPostgres } from '../support/throwaway-postgres';
 import { metricValue, ownPort, startOwnServer, type OwnServer } from './support/own-server';
 

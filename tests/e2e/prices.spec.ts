@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { DEMO_PACKAGES, DEMO_SERVICES } from '../../src/server/seed/demo-catalog';
 import { PRICE_PROMPT } from '../../src/shared/constants';
 import { formatMoney } from '../../src/shared/money';

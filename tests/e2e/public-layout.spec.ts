@@ -4,7 +4,7 @@
  * the navbar shows the site name whole beside a detail page's back link from 768 px up. With
  * LAYOUT_SCREENSHOTS=<folder> it saves what it checks as pictures.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/fixtures';
 import { ADMIN_STATE, MEMBER_STATE, gotoHydrated } from './support/accounts';
 import { allPublicPaths, STATIC_PUBLIC_PATHS, VIEWPORTS } from './support/public-pages';
 

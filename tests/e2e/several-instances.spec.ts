@@ -9,7 +9,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page } from './support/fixtures';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../../scripts/server-process.mjs';
 import { createPostgresDatabase, type ThrowawayDatabase } from '../support/postgres-database';
 import { freshClientIp, gotoHydrated, newAccount, signUpViaApi, type TestAccount } from './support/accounts';

@@ -5,7 +5,7 @@
  * account, auth, the API: never a shared-cache directive, whoever asks). The lists are generated, so a new
  * page or API route is covered without editing this file.
  */
-import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { expect, test, type APIRequestContext, type APIResponse } from './support/fixtures';
 import { ADMIN_ROUTES, concreteAdminPaths, routeMatcher, scanAdminRoutes } from '../support/admin-pages';
 import { API_ROUTES, ENDPOINT_ROUTES } from '../support/endpoints';
 import { ADMIN_STATE, MEMBER_STATE } from './support/accounts';

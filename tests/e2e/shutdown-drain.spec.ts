@@ -4,7 +4,7 @@
  * exits 0 well within SHUTDOWN_TIMEOUT_MS.
  */
 import http from 'node:http';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { ownPort, startOwnServer, type OwnServer } from './support/own-server';
 
 let server: OwnServer;

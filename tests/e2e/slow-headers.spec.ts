@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 
 // Slow-loris: a client that sends its headers a byte at a time must lose the connection once the
 // documented 15 s header timeout has passed, not at Node's next 30 s sweep (server.mjs).

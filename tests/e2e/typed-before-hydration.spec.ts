@@ -4,7 +4,7 @@
  * sends all of it (issue 35). Sign-up and log-in, the free-audit form and the member's profile; the admin
  * editors are covered by admin-typed-before-hydration.spec.ts.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { createVerifiedAccount, freshClientIp, logInViaUi, newAccount, sessionUser } from './support/accounts';
 import { gotoWithIslandsHeld } from './support/islands';
 

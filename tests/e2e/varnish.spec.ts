@@ -6,7 +6,7 @@
  * is not installed; .ci/run installs it.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { addFaq, findProgram, firstAdminCookie, freePort, msUntilFresh, startSite, startVarnish } from '../support/front-proxy.mjs';
 import { createPostgresDatabase, type ThrowawayDatabase } from '../support/postgres-database';
 

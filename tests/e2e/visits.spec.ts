@@ -7,7 +7,7 @@
  * a 1 MB body, a flood from one address. What lands in which table is tested in
  * tests/integration/analytics-ingest.test.ts.
  */
-import { expect, test, type APIRequestContext, type Response } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Response } from './support/fixtures';
 import { ADMIN_STATE, freshClientIp } from './support/accounts';
 
 /** A desktop Chrome as people run it (Playwright's headless one says "HeadlessChrome"). */

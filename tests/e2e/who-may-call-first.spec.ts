@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { SERVER_NODE_ARGS } from '../../scripts/server-process.mjs';
 import { newAccount, signUpViaApi, verificationLink } from './support/accounts';
 import { freePort } from './support/free-port';

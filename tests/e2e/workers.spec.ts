@@ -8,7 +8,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../../scripts/server-process.mjs';
 import { createPostgresDatabase, type ThrowawayDatabase } from '../support/postgres-database';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp';

@@ -197,17 +197,20 @@ describe('the admin side', () => {
 
   it('shows the person’s stage and owner, not a status of its own; sending the report makes a new lead Contacted, once', async () => {
     const [id] = await seed(1);
-    expect((await auditRequestDetail(id!))!.work).toEqual({ email: 'p0@example.com', stage: 'new', ownerId: null });
+    expect((await auditRequestDetail(id!))!.work).toEqual({ email: 'p0@example.com', isLead: true, stage: 'new', ownerId: null });
     await assignLead(admin, 'p0@example.com', admin);
     await checked(id!);
     await sendAuditReport(admin, id!, { summary: '', notes: {}, hidden: [] });
-    expect((await auditRequestDetail(id!))!.work).toEqual({ email: 'p0@example.com', stage: 'contacted', ownerId: admin });
+    expect((await auditRequestDetail(id!))!.work).toEqual({ email: 'p0@example.com', isLead: true, stage: 'contacted', ownerId: admin });
     // A person already further along keeps their stage when a report goes out again.
     await setLeadStage(admin, 'p0@example.com', 'call-booked');
     await sendAuditReport(admin, id!, { summary: 'Again.', notes: {}, hidden: [] });
     expect((await auditRequestDetail(id!))!.work.stage).toBe('call-booked');
     const sentEntries = (await all.activity()).filter((e) => e.action === 'report-sent');
     expect(sentEntries.map((e) => (e.after as { stage?: string }).stage ?? null)).toEqual(['contacted', null]);
+    // The team's own request (an admin trying the form) is no lead: it has no stage or owner.
+    const own = await submitAuditRequest(submission({ email: 'owner@example.com' }), { clientIp: randomIp(), userId: admin });
+    expect((await auditRequestDetail((own as { id: string }).id))!.work).toMatchObject({ isLead: false });
     expect(sentEntries[0]!.summary).toMatch(/^Person 0 \(Even Clinic\): report sent to p0@example\.com \(score \d+\)$/);
   });
 

@@ -6,7 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
-export const AUTH_DIR = path.resolve(import.meta.dirname, '../.auth');
+/**
+ * Each worker's saved sessions and credentials (support/fixtures.ts makes them against the worker's own
+ * server): one folder per slot of the run (TEST_PARALLEL_INDEX, which a worker started again after a
+ * failure keeps).
+ */
+export const AUTH_DIR = path.resolve(import.meta.dirname, '../.auth', `slot-${process.env.TEST_PARALLEL_INDEX ?? '0'}`);
 export const ADMIN_STATE = path.join(AUTH_DIR, 'admin.json');
 export const MEMBER_STATE = path.join(AUTH_DIR, 'member.json');
 export const ACCOUNTS_FILE = path.join(AUTH_DIR, 'accounts.json');
@@ -40,7 +45,7 @@ export function newAccount(prefix: string): TestAccount {
 
 /** The outbox of a server's data folder: the shared e2e server's unless a spec runs its own. */
 function outboxDir(dataDir = process.env.E2E_DATA_DIR): string {
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set (the worker server of support/fixtures.ts sets it)');
   return path.join(dataDir, 'outbox');
 }
 

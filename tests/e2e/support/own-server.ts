@@ -15,6 +15,8 @@ const root = path.resolve(import.meta.dirname, '../../..');
 
 export interface OwnServer {
   url: string;
+  /** Its data folder (the mail outbox is its `outbox/`); removed when it exits. */
+  dataDir: string;
   child: ChildProcess;
   /** Everything it printed so far (stdout and stderr). */
   output(): string;
@@ -46,6 +48,7 @@ export async function startOwnServer(port: number, settings: NodeJS.ProcessEnv =
     .toBe(200);
   return {
     url,
+    dataDir,
     child,
     output: () => output,
     exited,

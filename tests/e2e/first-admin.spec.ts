@@ -1,14 +1,22 @@
 /**
- * Runs before the other e2e specs (project 'accounts'): signs up the first user through the /auth form,
- * verifies through the emailed link and checks that they became admin (the first verified user), then a
- * second user who stays a member. Their sessions and credentials are saved for the other specs.
+ * The first account of a new site, through the /auth form as its owner does it (the seed's rule): signed up,
+ * sent to /verify-email, verified by the emailed link, which signs them in and says they are the site's
+ * admin; a second account verified after it stays a member. On a server of its own, since every worker's
+ * shared server already has its accounts (support/fixtures.ts).
  */
-import fs from 'node:fs';
-import { expect, test as setup } from '@playwright/test';
-import { ACCOUNTS_FILE, ADMIN_STATE, AUTH_DIR, MEMBER_STATE, freshClientIp, gotoHydrated, newAccount, sessionUser, verificationLink, type TestAccount } from './support/accounts';
+import { expect, test } from './support/fixtures';
+import { freshClientIp, gotoHydrated, newAccount, sessionUser, verificationLink, type TestAccount } from './support/accounts';
+import { ownPort, startOwnServer, type OwnServer } from './support/own-server';
 
-async function signUpAndVerify(browser: import('@playwright/test').Browser, account: TestAccount, statePath: string, becomesAdmin: boolean) {
-  const context = await browser.newContext({ extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
+let server: OwnServer;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  server = await startOwnServer(await ownPort(60), { TRUSTED_PROXY_IP_HEADER: 'x-real-ip' });
+});
+test.afterAll(async () => server?.stop());
+
+async function signUpAndVerify(browser: import('@playwright/test').Browser, account: TestAccount, becomesAdmin: boolean) {
+  const context = await browser.newContext({ baseURL: server.url, extraHTTPHeaders: { 'x-real-ip': freshClientIp() } });
   const page = await context.newPage();
   await gotoHydrated(page, '/auth');
   await page.getByRole('tab', { name: 'Sign up' }).click();
@@ -23,7 +31,7 @@ async function signUpAndVerify(browser: import('@playwright/test').Browser, acco
   await expect(page.getByTestId('verify-pending')).toContainText(account.email);
 
   // The emailed link verifies, signs this browser in and lands on /verify-email.
-  await page.goto(await verificationLink(account.email));
+  await page.goto(await verificationLink(account.email, undefined, server.dataDir));
   await expect(page).toHaveURL(/\/verify-email$/);
   await expect(page.getByTestId('verified')).toBeVisible();
   // The account that became admin is told so and led to the admin; a member is not.
@@ -35,21 +43,13 @@ async function signUpAndVerify(browser: import('@playwright/test').Browser, acco
     await expect(page.getByRole('link', { name: 'Continue' })).toBeVisible();
   }
   const user = await sessionUser(page);
-  await context.storageState({ path: statePath });
   await context.close();
   return user;
 }
 
-setup('first verified user becomes admin, the second stays a member', async ({ browser }) => {
-  fs.mkdirSync(AUTH_DIR, { recursive: true });
+test('first verified user becomes admin, the second stays a member', async ({ browser }) => {
   const admin = { ...newAccount('admin'), firstName: 'Ada', lastName: 'Admin' };
   const member = { ...newAccount('member'), firstName: 'Mia', lastName: 'Member' };
-
-  const adminUser = await signUpAndVerify(browser, admin, ADMIN_STATE, true);
-  expect(adminUser).toMatchObject({ email: admin.email, role: 'admin', emailVerified: true });
-
-  const memberUser = await signUpAndVerify(browser, member, MEMBER_STATE, false);
-  expect(memberUser).toMatchObject({ email: member.email, role: 'user', emailVerified: true });
-
-  fs.writeFileSync(ACCOUNTS_FILE, JSON.stringify({ admin, member }, null, 2), { mode: 0o600 });
+  expect(await signUpAndVerify(browser, admin, true)).toMatchObject({ email: admin.email, role: 'admin', emailVerified: true });
+  expect(await signUpAndVerify(browser, member, false)).toMatchObject({ email: member.email, role: 'user', emailVerified: true });
 });
