@@ -61,7 +61,6 @@ async function signUpVerified(url: string, account: TestAccount, statePath: stri
 
 export const test = base.extend<object, { workerServer: WorkerServer }>({
   workerServer: [
-    // eslint-disable-next-line no-empty-pattern -- a worker fixture that needs no other fixture
     async ({}, use) => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-e2e-'));
       const { child, url } = await startWorkerServer(await freePort(), dataDir);
