@@ -52,7 +52,9 @@ test('an admin edits a service, sees the change with its diff, reverts it from t
   await gotoHydrated(page, `/admin/activity?q=${encodeURIComponent(name)}`);
   await expect(page.locator('[data-activity-count]')).toHaveText('2 changes');
   const update = entryWith(page, `Updated service “${name}”`);
-  await expect(update).toContainText(savedAccounts().admin.email);
+  // Who made it, named as their account is (issue 35), their address a hover away.
+  const { admin } = savedAccounts();
+  await expect(update.getByRole('link', { name: `${admin.firstName} ${admin.lastName}` })).toHaveAttribute('title', admin.email);
   await expect(update.locator('time')).toHaveText(/^\d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2}$/);
 
   // Field by field, as text: the markup shows, nothing renders or runs.

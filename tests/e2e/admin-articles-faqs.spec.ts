@@ -85,10 +85,10 @@ test.describe('articles', () => {
   let editorPath = '';
   /** The demo picture the new article borrows: its one alt text is changed by the article (decision 033). */
   let borrowed: { id: string; alt: string } | undefined;
-  test.afterAll(async ({ browser }) => {
+  test.afterAll(async ({ browser, baseURL }) => {
     if (!borrowed) return;
     const context = await browser.newContext({ storageState: ADMIN_STATE });
-    const origin = new URL(String(test.info().project.use.baseURL)).origin;
+    const origin = new URL(baseURL!).origin;
     const res = await context.request.patch(`/api/admin/media/${borrowed.id}`, { headers: { origin }, data: { alt: borrowed.alt } });
     expect(res.status()).toBe(200);
     await context.close();

@@ -105,7 +105,15 @@ function show(alert: AdminAlert, effects: { notify: boolean; sound: boolean }) {
   if (effects.sound) chime();
 }
 
-/** Decides and shows one alert; the browser's admin tabs take turns, so only the first shows it. */
+/**
+ * How long the tab that shows an alert keeps its lock: every admin tab of the browser gets the same alert
+ * within moments, and a tab that finds the lock taken leaves it. The seen list covers a copy that arrives
+ * later; it cannot cover copies that arrive together, since a write to localStorage reaches the other tabs'
+ * processes only after a while.
+ */
+const ALERT_LOCK_MS = 30_000;
+
+/** Decides and shows one alert; of the browser's admin tabs, the first to take the alert's lock shows it. */
 function handleAlert(alert: AdminAlert) {
   const decide = () => {
     let seen: string[] = [];
@@ -123,8 +131,14 @@ function handleAlert(alert: AdminAlert) {
     }
     show(alert, effects);
   };
-  if (navigator.locks) void navigator.locks.request('admin-alerts', decide).catch(decide);
-  else decide();
+  if (!navigator.locks) return decide();
+  void navigator.locks
+    .request(`admin-alert:${alert.id}`, { ifAvailable: true }, async (lock) => {
+      if (!lock) return; // another tab holds it: that tab shows the alert
+      decide();
+      await new Promise((resolve) => setTimeout(resolve, ALERT_LOCK_MS));
+    })
+    .catch(decide);
 }
 
 // ---------------------------------------------------------------------------------------------------------
