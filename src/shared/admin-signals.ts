@@ -13,7 +13,7 @@ export interface AdminSignals {
   openChats: number;
   /** Every conversation. */
   allChats: number;
-  /** Audit requests with no report sent that are not closed (the Audit badge). */
+  /** Audit requests with no report sent, of people who are no client and not a fit (the Audit badge). */
   waitingRequests: number;
 }
 

@@ -43,7 +43,7 @@ export type TodayView = Record<TodaySectionKey, TodaySection>;
 export const TODAY_TEXTS: Record<TodaySectionKey, { title: string; rule: string; empty: string; more: string }> = {
   requests: {
     title: 'Requests waiting for a report',
-    rule: 'Audit requests with no report sent yet that are not closed, the longest waiting first.',
+    rule: 'Audit requests with no report sent yet, of people who are no client and not a fit, the longest waiting first.',
     empty: 'All clear: every open request has its report.',
     more: 'All requests waiting for a report',
   },
