@@ -14,6 +14,8 @@ const workers = Number(process.env.E2E_WORKERS ?? 4);
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
+  // One migrated, seeded data folder that every worker's server starts from as a copy.
+  globalSetup: './tests/e2e/support/global-setup.ts',
   // A spec file's tests run in order in one worker; files are spread over the workers.
   fullyParallel: false,
   workers,

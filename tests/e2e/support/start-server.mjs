@@ -33,8 +33,15 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (fs.existsSync(chromium)) env.AUDIT_CHROMIUM_PATH = chromium;
 delete env.DATABASE_URL;
 
-const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env, stdio: 'inherit' });
-if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+// A copy of the run's migrated, seeded data folder (tests/e2e/support/global-setup.ts) when there is one;
+// otherwise the database is made here.
+const template = process.env.E2E_TEMPLATE_DIR;
+if (template && fs.existsSync(template)) {
+  fs.cpSync(template, dataDir, { recursive: true });
+} else {
+  const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env, stdio: 'inherit' });
+  if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+}
 const server = spawn(process.execPath, SERVER_NODE_ARGS, { cwd: root, env: { ...env, ...SERVER_ENV }, stdio: 'inherit' });
 const stop = () => server.kill('SIGTERM');
 process.on('SIGTERM', stop);
