@@ -180,6 +180,12 @@ describe('the flood of one address', () => {
     expect(notices[CAP]!.text).toContain('No confirmation was emailed to the requester: nobody has confirmed this address');
   });
 
+  it('requests sent at once are counted one after the other (several server processes on PostgreSQL)', async () => {
+    await Promise.all(Array.from({ length: 8 }, (_, i) => requestAudit({ fullName: `At once ${i}` })));
+    expect(await h.handle.db.select().from(auditRequests)).toHaveLength(8);
+    expect(await mailsTo(VICTIM)).toHaveLength(CAP);
+  });
+
   it('a confirmed address is not capped: a member gets the confirmation of each request they send', async () => {
     await h.signUpVerified({ email: VICTIM });
     for (let i = 0; i < CAP + 2; i++) await requestAudit();

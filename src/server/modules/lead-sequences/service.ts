@@ -6,7 +6,8 @@
  * checks again that the person may still be written to (not unsubscribed, replied, booked, a client or not
  * a fit; the sequence still on), claims the step in lead_sequence_sends (its key: one send per step, ever)
  * and queues the mail with the next step's job: a repeated job, a restart or a second process never sends a
- * step twice.
+ * step twice. To an address nobody confirmed (decision 057) a step carries none of the person's own words
+ * and waits while the address had its automatic mails of the day.
  */
 import { db } from '../../db';
 import { logger } from '../../logger';
@@ -186,6 +187,15 @@ function stepMail(trigger: SequenceTrigger, definition: SequenceStep, personValu
  */
 async function sendStep(tx: repo.Executor, enrollment: repo.EnrollmentRow, step: number, definition: SequenceStep, personValues: PersonValues, timing: Timing, capped: boolean): Promise<'sent' | 'skipped' | 'deferred'> {
   const now = timing.now;
+  // Before a report link is made for it (a new link is a write of its own).
+  if (capped) {
+    const room = await roomForAutomaticMail(tx, enrollment.email, now);
+    if (!room.ok) {
+      await queueStep(tx, enrollment, step, definition, { ...timing, now: room.freesAt }, `:${room.freesAt.getTime()}`);
+      log.info({ enrollment: enrollment.id, step, until: room.freesAt }, 'sequence step waits: the daily cap of an unconfirmed address');
+      return 'deferred';
+    }
+  }
   let auditLink: string | undefined;
   if (needsReport(definition)) {
     auditLink = await newLinkToLatestReport(tx, enrollment.email, null);
@@ -193,14 +203,6 @@ async function sendStep(tx: repo.Executor, enrollment: repo.EnrollmentRow, step:
       await repo.claimSend(tx, { enrollmentId: enrollment.id, step, mailId: null, skipReason: NO_REPORT, at: now });
       log.info({ enrollment: enrollment.id, step }, 'sequence step skipped: no report sent');
       return 'skipped';
-    }
-  }
-  if (capped) {
-    const room = await roomForAutomaticMail(tx, enrollment.email, now);
-    if (!room.ok) {
-      await queueStep(tx, enrollment, step, definition, { ...timing, now: room.freesAt }, `:${room.freesAt.getTime()}`);
-      log.info({ enrollment: enrollment.id, step, until: room.freesAt }, 'sequence step waits: the daily cap of an unconfirmed address');
-      return 'deferred';
     }
   }
   const mailId = crypto.randomUUID();
