@@ -29,6 +29,7 @@ const { MAX_CONTENT_FILE_BYTES, MAX_CONTENT_FILE_VALUES } = await import('../src
 function notAContentFile(code: string, detail: string): string {
   if (code === 'EMPTY_FILE') return `${file} is empty. Nothing was imported.`;
   if (code === 'TOO_MANY_VALUES') return `${file} holds more than ${MAX_CONTENT_FILE_VALUES.toLocaleString('en-US')} values, far more than a content file has. Nothing was imported.`;
+  if (code === 'VALUE_TOO_LONG') return `${file} holds ${detail}, far longer than anything a content file has. Nothing was imported.`;
   if (code === 'FORBIDDEN_KEY') return `${file} contains a field named "${detail}", which no content file has. Nothing was imported.`;
   return `${file} is not valid JSON: ${detail}`;
 }

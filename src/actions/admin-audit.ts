@@ -1,7 +1,7 @@
 /**
  * admin.audit.* — the free-audit requests' admin writes (notes, the website check run again, the report's
  * draft and its sending; the requester's stage and owner are the person's, admin.leads.*) and the state of the newest website check, which the page waits on. Admin-only in the route
- * guard (every `admin.` Action) and again in the service's transaction. Thin: parse → service → result.
+ * guard (every `admin.` Action) and again in the service (in its transaction for the writes). Thin: parse → service → result.
  */
 import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
@@ -68,6 +68,12 @@ export const auditActions = {
   }),
   siteCheckState: defineAction({
     input: z.object({ id }),
-    handler: async ({ id: requestId }) => (await latestRunState(requestId)) ?? null,
+    handler: async ({ id: requestId }, ctx) => {
+      try {
+        return (await latestRunState(ctx.locals.user?.id, requestId)) ?? null;
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
   }),
 };

@@ -187,6 +187,13 @@ const envSchema = z.object({
    * they left (replies in that time go in the same mail; issue 35).
    */
   CHAT_REPLY_MAIL_DELAY_SECONDS: wholeNumber('seconds', 60, (n) => n.min(0, 'must be 0 or more').max(3600, 'must be at most 3600')),
+  /**
+   * The automatic mails (audit confirmations, sequence steps) one address nobody has confirmed may get in
+   * 24 hours (decision 057): anyone can type a stranger's address into the forms.
+   */
+  UNCONFIRMED_MAILS_PER_DAY: wholeNumber('mails', 3, (n) => n.min(1, 'must be at least 1').max(50, 'must be at most 50')),
+  /** Lead notices each admin gets one by one in an hour; the hour's others come as one digest (decision 057). */
+  LEAD_NOTICES_PER_HOUR: wholeNumber('notices', 5, (n) => n.min(1, 'must be at least 1').max(1000, 'must be at most 1000')),
   /** How long the private link to a sent audit report works (days). */
   AUDIT_REPORT_TTL_DAYS: wholeNumber('days', 30, (n) => n.min(1, 'must be at least 1').max(365, 'must be at most 365')),
   /**

@@ -23,6 +23,7 @@ import './mail/queue';
 import './modules/site-audit/service';
 import './modules/lead-sequences/schedule';
 import './modules/chat/reply-mail';
+import './modules/lead-notices/service';
 import { scheduleTodaysReminders } from './modules/leads/reminders';
 import { startJobWorker } from './jobs/queue';
 import { useFixtureHosts } from './http/safe-fetch';

@@ -14,10 +14,14 @@
  *   "booking.rescheduled" | "booking.cancelled", timestamp, data: { id, previousId?, email, name?,
  *   startsAt?, utm?: { source, medium, campaign, term, content } } }`.
  *
+ * The attendee's name is typed by whoever booked: it is kept as one clean line (src/shared/text-controls.ts),
+ * like every other name, and shown as text wherever it appears.
+ *
  * UTM values come from the scheduler's tracking (Calendly `tracking`, Cal.com `tracking` or `metadata`), which
  * the book-a-call links fill from the visit (src/features/attribution/store.ts), and are cleaned as any.
  */
 import { cleanAttribution, type AuditAttribution } from './schemas/audit';
+import { cleanName } from './text-controls';
 import { z } from './zod';
 
 export const BOOKING_PROVIDERS = ['cal.com', 'calendly', 'webhook'] as const;
@@ -61,7 +65,13 @@ export const BOOKING_WEBHOOK_TOLERANCE_SECONDS = 300;
 
 const id = z.string().trim().min(1).max(500);
 const email = z.email().max(254).transform((v) => v.toLowerCase());
-const name = z.string().max(200).optional().catch(undefined);
+/** The attendee's name under the rule of every name the site keeps: one clean line (a line break or a control character becomes a space). */
+const name = z
+  .string()
+  .max(200)
+  .transform((v) => cleanName(v, 200))
+  .optional()
+  .catch(undefined);
 const instant = z.iso.datetime({ offset: true }).transform((v) => new Date(v));
 const optionalInstant = instant.optional().catch(undefined);
 const utmRecord = z.record(z.string(), z.unknown()).optional().catch(undefined);

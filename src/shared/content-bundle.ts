@@ -6,7 +6,7 @@
  */
 import { describeIssue, z } from './zod';
 import { articleFields, demoFields, faqFields, packageFields, serviceFields } from './schemas/catalog';
-import { imageUrl, LIMITS, MEDIA_ID_PATTERN, order, recordId, requiredText, text } from './schemas/fields';
+import { IMAGE_BASE64_CHARS, imageUrl, LIMITS, MEDIA_ID_PATTERN, order, recordId, requiredText, text } from './schemas/fields';
 import { SEO_LIMITS, seoUrl } from './seo';
 import { siteContentSchema } from './site-content';
 
@@ -158,7 +158,7 @@ export const mediaRecordSchema = z.strictObject({
   height: z.number().int().min(1).max(10_000),
   alt: text(300).default(''),
   // Base64 of at most LIMITS.imageBytes bytes.
-  data: z.base64({ error: 'must be base64-encoded image bytes' }).max(Math.ceil(LIMITS.imageBytes / 3) * 4),
+  data: z.base64({ error: 'must be base64-encoded image bytes' }).max(IMAGE_BASE64_CHARS),
 });
 
 /** A free-form object checked by the field-name rule and siteContentSchema (which also checks lat/long). */

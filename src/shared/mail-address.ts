@@ -3,13 +3,13 @@
  * text-direction character: nodemailer would fold a line break, but the name would still show broken),
  * quoted so a comma or an angle bracket in it stays part of the name.
  */
-import { cleanLine } from './text-controls';
+import { cleanName } from './text-controls';
 
 const MAX_NAME = 100;
 
 /** `"Maya Stone" <maya@example.com>`, or the bare address when there is no name. */
 export function mailbox(name: string | null | undefined, address: string): string {
-  const clean = Array.from(cleanLine(name ?? '', ' ').replace(/\s+/g, ' ').trim()).slice(0, MAX_NAME).join('').trim();
+  const clean = cleanName(name ?? '', MAX_NAME);
   return clean ? `"${clean.replace(/["\\]/g, '\\$&')}" <${address}>` : address;
 }
 

@@ -40,3 +40,13 @@ export const cleanLine = (text: string, replacement = ''): string => text.replac
  * `dir="auto"` on a block) so right-to-left words still read right and nothing leaks into what follows.
  */
 export const withoutBidiControls = (text: string): string => text.replace(BIDI_CONTROLS_ALL, '');
+
+/**
+ * A name as the site keeps one when it cannot refuse it (a scheduler's webhook, a display name in a header):
+ * one line, every unsafe character a space, runs of spaces one, trimmed, at most `max` characters.
+ */
+export const cleanName = (text: string, max: number): string =>
+  Array.from(cleanLine(text, ' ').replace(/\s+/g, ' ').trim())
+    .slice(0, max)
+    .join('')
+    .trim();

@@ -125,15 +125,17 @@ test('turning the chat sequence on offers the people who agreed; one enrolled by
     await expect(enrolment).toContainText('Step 1 of 2 due');
     await expect(panel.locator('[data-enrol-refusal="chat-lead"]')).toContainText('They are already in this sequence');
     await expect(page.locator('[data-timeline-entry="lead-enrolled"]')).toContainText('Enrolled in “After a chat lead” by hand');
-    // The next email, filled in for her, and when it goes.
+    // The next email as she will get it, and when it goes: nobody confirmed her address, so her name stays
+    // out (decision 057), and the panel says why.
     const next = enrolment.locator('[data-next-mail]');
     const when = /\w{3}, \d{1,2} \w{3} \d{4}, \d{2}:\d{2}/;
     await expect(enrolment.locator('[data-enrollment-status]')).toContainText(new RegExp(`^Step 1 of 2 due ${when.source}$`));
     await expect(next).toContainText(/^Step 1 as they will get it/);
-    await expect(next.locator('[data-next-mail-subject]')).toHaveText(`Hi Ida (${id})`);
+    await expect(next.locator('[data-next-mail-subject]')).toHaveText(`Hi there (${id})`);
+    await expect(next.locator('[data-unconfirmed-address]')).toHaveText(/^Their name and business stay out until they confirm this address/);
     await next.getByText('Show the email').click();
     const previewBody = await next.locator('[data-next-mail-body]').innerText();
-    expect(previewBody).toMatch(/^Hi Ida,\n\nThanks for the chat about <b>automation<\/b>\.\n\n.+\n\n--\nYou get this email from .+ because you asked for follow-ups in our chat\. .*unsubscribe: http\S+\/unsubscribe\/[\w-]{43}$/s);
+    expect(previewBody).toMatch(/^Hi there,\n\nThanks for the chat about <b>automation<\/b>\.\n\n.+\n\n--\nYou get this email from .+ because you asked for follow-ups in our chat\. .*unsubscribe: http\S+\/unsubscribe\/[\w-]{43}$/s);
     await screenshotsAndAxe(page, 'person-next-email', panel);
     const again = await callAction(request, baseURL!, 'admin.leads.enrolPerson', { email: ida, trigger: 'chat-lead' });
     expect(again.status).toBe(409);
@@ -155,7 +157,7 @@ test('turning the chat sequence on offers the people who agreed; one enrolled by
     await screenshotsAndAxe(page, 'sequence-enrolled', card);
     await gotoHydrated(page, `/admin/leads/${base64url(jo)}`);
     await expect(page.locator('[data-lead-sequences] [data-enrollment="active"]')).toContainText('Step 1 of 2 due');
-    await expect(page.locator('[data-lead-sequences] [data-next-mail-subject]')).toHaveText(`Hi Jo (${id})`);
+    await expect(page.locator('[data-lead-sequences] [data-next-mail-subject]')).toHaveText(`Hi there (${id})`);
 
     // Ida's step 1 now: the email sent is the one previewed; her next one is step 2; "Emails sent" moves.
     await gotoHydrated(page, `/admin/leads/${base64url(ida)}`);
@@ -164,7 +166,7 @@ test('turning the chat sequence on offers the people who agreed; one enrolled by
     await expect(panel.locator('[data-sequence-status]')).toContainText('Step 1 of “After a chat lead” sent');
     await expect.poll(() => mailsTo(ida).filter((m) => m.includes(`(${id})`)).length, { timeout: 20_000 }).toBe(1);
     const [mail] = mailsTo(ida).filter((m) => m.includes(`(${id})`));
-    expect(mail).toMatch(new RegExp(`^Subject: Hi Ida \\(${id}\\)\\r?$`, 'm'));
+    expect(mail).toMatch(new RegExp(`^Subject: Hi there \\(${id}\\)\\r?$`, 'm'));
     const unsubscribe = /unsubscribe: (http\S+)$/.exec(previewBody)![1]!;
     expect(mail).toMatch(new RegExp(`^List-Unsubscribe:\\s+<${unsubscribe.replace(/[.?/]/g, '\\$&')}>\\r?$`, 'm'));
     expect(mail).toContain('Thanks for the chat about &lt;b&gt;automation&lt;/b&gt;.');

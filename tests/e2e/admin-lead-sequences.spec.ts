@@ -53,6 +53,11 @@ test('the three sequences are listed; refused saves are explained beside the fie
   await expect(cards).toHaveCount(3);
   expect(await cards.evaluateAll((all) => all.map((f) => f.getAttribute('data-sequence')))).toEqual(['audit-requested', 'report-sent', 'chat-lead']);
   for (const name of ['After an audit request', 'After the audit report is sent', 'After a chat lead']) await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
+  // The placeholders say that what a person typed waits for their address to be confirmed (decision 057).
+  const placeholders = page.locator('form[data-sequence="chat-lead"] details').filter({ hasText: 'Placeholders you can use' });
+  await placeholders.getByText('Placeholders you can use').click();
+  await expect(placeholders.locator('[data-confirmation-note]')).toContainText('uses the name and business a person typed only once their address is confirmed');
+  await expect(placeholders).toContainText('Their first name once their address is confirmed (else “there”)');
   await axeAtBothWidths(page, 'sequences');
 
   const card = page.locator('form[data-sequence="chat-lead"]');

@@ -107,3 +107,21 @@ describe('users.promote', () => {
     expect((await h.userByEmail('second@example.com'))?.role).toBe('user');
   });
 });
+
+describe('admin.audit.siteCheckState (issue 36: it had no role check of its own, only the route guard)', () => {
+  it('answers an admin, and refuses a visitor (401) and a member (403) when called past the route guard', async () => {
+    const admin = await h.signUpVerified({ email: 'owner@example.com' }); // the first verified user: the admin
+    const member = await h.signUpVerified({ email: 'member@example.com' });
+    const { submitAuditRequest } = await import('../../src/server/modules/audit/service');
+    const { auditSubmissionOf } = await import('../../src/shared/schemas/audit');
+    const fields = { fullName: 'Ada Lovelace', email: 'ada@example.com', businessName: 'Analytical Clinic', website: 'https://clinic.example', businessType: 'clinic', goals: ['more-leads'], message: '', consent: true };
+    const sent = await submitAuditRequest(auditSubmissionOf(fields), { clientIp: '198.51.100.7', userId: undefined });
+    const id = sent.kind === 'accepted' ? sent.id! : '';
+
+    // The handler called directly: what the route guard would have stopped must be stopped here too.
+    await expect(call(server.admin.audit.siteCheckState, { id })).rejects.toEqual(failure('UNAUTHORIZED'));
+    await expect(call(server.admin.audit.siteCheckState, { id }, member.browser)).rejects.toEqual(failure('FORBIDDEN', 'Only an admin can do this.'));
+    expect(await call(server.admin.audit.siteCheckState, { id }, admin.browser)).toMatchObject({ id: expect.any(String), status: 'queued' });
+    expect(await call(server.admin.audit.siteCheckState, { id: crypto.randomUUID() }, admin.browser)).toBeNull();
+  });
+});

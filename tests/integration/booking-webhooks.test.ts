@@ -8,7 +8,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { activityLog, bookings, leadEvents, webhookDeliveries } from '../../src/server/db/schema';
+import { activityLog, bookings, leadEvents, leadSequenceEnrollments, leadSequenceSends, mailQueue, webhookDeliveries } from '../../src/server/db/schema';
 import { handleBookingWebhook } from '../../src/server/modules/bookings/http';
 import type { BookingSecrets } from '../../src/server/modules/bookings/signatures';
 import { nextCallOf, personTimeline } from '../../src/server/modules/leads/people';
@@ -236,5 +236,98 @@ describe('a booked call and the follow-up', () => {
       ['Cal.com', { followUpOn: '2027-01-05' }],
       ['Cal.com', { followUpOn: '2027-01-07' }],
     ]);
+  });
+});
+
+describe('the name the scheduler was given (issue 36)', () => {
+  it('is kept as one clean line, markup as text: no line break reaches a header or a mail body', async () => {
+    const body = calComBody('BOOKING_CREATED', { uid: 'cal-name', email: ADA, name: 'Ada\r\nBcc: all@example.com\u202E <b>Lovelace</b>\t' });
+    expect((await deliver(body, calComHeaders(body))).status).toBe(200);
+    const [event] = await eventsOf(ADA);
+    expect(event!.name).toBe('Ada Bcc: all@example.com <b>Lovelace</b>');
+    // What the team writes to them with {{name}} carries that one line.
+    const { mailComposerOf } = await import('../../src/server/modules/leads/mail');
+    const { values } = await mailComposerOf(ADA, { name: 'Olivia', email: 'owner@example.com' });
+    expect(values).toMatchObject({ name: 'Ada Bcc: all@example.com <b>Lovelace</b>', first_name: 'Ada' });
+  });
+});
+
+describe('a cancelled call and the follow-up sequences it stopped (issue 36)', () => {
+  const DAY = 86_400_000;
+  const STEPS = [
+    { delayDays: 0, subject: 'Step one', body: 'One.' },
+    { delayDays: 2, subject: 'Step two', body: 'Two.' },
+    { delayDays: 5, subject: 'Step three', body: 'Three.' },
+  ];
+  const notice = (email: string, action: 'booked' | 'cancelled', id: string) => ({ provider: 'webhook' as const, action, externalId: id, email, name: 'Booker', startsAt: null, attribution: {}, sentAt: null });
+
+  async function enrolledAndBooked(email: string) {
+    const { saveSequence } = await import('../../src/server/modules/lead-sequences/service');
+    const { submitAuditRequest } = await import('../../src/server/modules/audit/service');
+    const { auditSubmissionOf } = await import('../../src/shared/schemas/audit');
+    await saveSequence(admin, 'audit-requested', { active: true, steps: STEPS });
+    const fields = { fullName: 'Ada Lovelace', email, businessName: 'Analytical Clinic', website: '', businessType: 'clinic', goals: ['more-leads'], message: '', consent: true };
+    await submitAuditRequest(auditSubmissionOf(fields), { clientIp: randomIp(), userId: undefined });
+    const enrolment = async () => (await h.handle.db.select().from(leadSequenceEnrollments).where(eq(leadSequenceEnrollments.email, email)))[0]!;
+    const { enrolledAt } = await enrolment();
+    const { receiveBooking } = await import('../../src/server/modules/bookings/service');
+    await receiveBooking({ deliveryKey: `${email}-booked` }, notice(email, 'booked', `${email}-call`), new Date(enrolledAt.getTime() + DAY / 4));
+    expect(await enrolment()).toMatchObject({ status: 'stopped', stopReason: 'booked', nextStep: 0 });
+    const cancelAt = (days: number) => receiveBooking({ deliveryKey: `${email}-cancelled` }, notice(email, 'cancelled', `${email}-call`), new Date(enrolledAt.getTime() + days * DAY));
+    return { enrolledAt, enrolment, cancelAt };
+  }
+  const sendsOf = (enrollmentId: string) => h.handle.db.select().from(leadSequenceSends).where(eq(leadSequenceSends.enrollmentId, enrollmentId));
+
+  it('resumes within its schedule: the step still ahead goes out on its day, once', async () => {
+    const { enrolledAt, enrolment, cancelAt } = await enrolledAndBooked(ADA);
+    // Booked before step one's job ran (it will find the enrolment stopped), cancelled the same day.
+    await cancelAt(0.5);
+    const resumed = await enrolment();
+    expect(resumed).toMatchObject({ status: 'active', stopReason: '', endedAt: null, nextStep: 0 });
+    const logged = await h.handle.db.select().from(activityLog).where(eq(activityLog.action, 'sequence-resumed'));
+    expect(logged.map((e) => [e.actorEmail, e.summary])).toEqual([['Booking webhook', `${ADA}: “After an audit request” resumed, the call was cancelled`]]);
+    const { runDueJobsOf } = await import('../../src/server/jobs/queue');
+    const { runSequenceStep } = await import('../../src/server/modules/lead-sequences/service');
+    const { SEQUENCE_STEP_JOB } = await import('../../src/server/modules/lead-sequences/schedule');
+    const run = (at: Date) => runDueJobsOf(SEQUENCE_STEP_JOB, { maxAttempts: 10, retryDelayMs: () => 1000, leaseMs: 300_000, run: async (p: Record<string, unknown>, _j: unknown, now: Date) => void (await runSequenceStep(p.enrollmentId as string, p.step as number, { now })) }, { now: () => at });
+    await run(new Date(Math.max(resumed.nextAt!.getTime(), enrolledAt.getTime() + 0.5 * DAY) + 1000));
+    const stepTwo = await enrolment();
+    expect(stepTwo).toMatchObject({ status: 'active', nextStep: 1 });
+    expect(stepTwo.nextAt!.getTime()).toBeGreaterThanOrEqual(enrolledAt.getTime() + 2 * DAY);
+    await run(new Date(stepTwo.nextAt!.getTime() + 1000));
+    await run(new Date(stepTwo.nextAt!.getTime() + 2000));
+    const mails = await h.handle.db.select().from(mailQueue).where(eq(mailQueue.to, ADA));
+    expect(mails.filter((m) => m.kind === 'lead-sequence').map((m) => m.subject).sort()).toEqual(['Step one', 'Step two']);
+  });
+
+  it('passes over the steps whose day went by while the call was booked, and stays stopped once no step is left in its schedule', async () => {
+    const cy = await enrolledAndBooked('cy@example.com');
+    // Day 3.5: step one (day 0) and step two (day 2) are more than a day late; step three (day 5) is ahead.
+    await cy.cancelAt(3.5);
+    const resumed = await cy.enrolment();
+    expect(resumed).toMatchObject({ status: 'active', nextStep: 2 });
+    expect(resumed.nextAt!.getTime()).toBeGreaterThanOrEqual(cy.enrolledAt.getTime() + 5 * DAY);
+    expect((await sendsOf(resumed.id)).map((s) => [s.step, s.mailId, s.skipReason])).toEqual([
+      [0, null, 'its day passed while a call was booked'],
+      [1, null, 'its day passed while a call was booked'],
+    ]);
+
+    const ben = await enrolledAndBooked('ben@example.com');
+    // Day 7: the last step (day 5) is past its day by more than a day: nothing is resumed, nothing sent late.
+    await ben.cancelAt(7);
+    expect(await ben.enrolment()).toMatchObject({ status: 'stopped', stopReason: 'booked' });
+    expect(await stageOf('ben@example.com')).toBe('new');
+  });
+
+  it('does not resume while something else stops them: another call still booked, or the team moved them on', async () => {
+    const { enrolment, cancelAt } = await enrolledAndBooked(ADA);
+    const { receiveBooking } = await import('../../src/server/modules/bookings/service');
+    await receiveBooking({ deliveryKey: 'second-booked' }, notice(ADA, 'booked', 'second-call'), new Date());
+    await cancelAt(0.5);
+    expect(await enrolment()).toMatchObject({ status: 'stopped', stopReason: 'booked' });
+    await receiveBooking({ deliveryKey: 'second-cancelled' }, notice(ADA, 'cancelled', 'second-call'), new Date());
+    expect(await enrolment()).toMatchObject({ status: 'active' });
+    await setLeadStage(admin, ADA, 'client');
+    expect(await enrolment()).toMatchObject({ status: 'stopped', stopReason: 'stage' });
   });
 });

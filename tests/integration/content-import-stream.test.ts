@@ -17,6 +17,9 @@ import { openMediaStaging, readContentFile, type MediaStaging } from '../../src/
 import { importContentBundleIn } from '../../src/server/modules/content-transfer/import';
 import { BodyError } from '../../src/server/http/request-body';
 import { freshDatabase } from '../support/db';
+import { runNode } from '../support/run-process';
+
+const root = path.resolve(import.meta.dirname, '../..');
 
 let handle: DatabaseHandle;
 let dataDir: string;
@@ -114,6 +117,22 @@ describe('a content file read as it streams in', () => {
     // Long strings are one value each, whatever their length.
     const long = JSON.stringify({ ...envelope, siteContent: { siteName: 'x'.repeat(100_000) } });
     expect((await read(long, { maxValues: 10 })).ok).toBe(true);
+  });
+
+  it('refuses one huge string while it streams in, its memory bounded (issue 36: 510 MB peaked at 1.2 GB)', { timeout: 120_000 }, async () => {
+    // In a process of its own, so that its RSS is the read's alone; the string is where the longest values
+    // are allowed (an image's base64), 160 MiB of it.
+    const run = await runNode(['--import', 'tsx', path.join(root, 'tests/support/read-huge-content-file.ts'), '160'], { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent' } });
+    expect(run.code, run.stderr).toBe(0);
+    const { outcome, sentMiB, rssGrowthMiB } = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { outcome: unknown; sentMiB: number; rssGrowthMiB: number };
+    expect(outcome).toEqual({ ok: false, code: 'VALUE_TOO_LONG', detail: 'a text value longer than 13,981,016 characters' });
+    // Refused once past the longest value a content file has (an image's base64, 13.3 MiB), not at the end of the body.
+    expect(sentMiB).toBeLessThan(16);
+    // Holding the string whole took over 500 MiB here; its bounded pieces take a few tens.
+    expect(rssGrowthMiB).toBeLessThan(96);
+    // A field name or a number of any length is bounded the same way.
+    expect(await read(`{"${'k'.repeat(5000)}":1}`)).toEqual({ ok: false, code: 'VALUE_TOO_LONG', detail: 'a field name longer than 1,000 characters' });
+    expect(await read(`{"version":${'9'.repeat(500)}}`)).toEqual({ ok: false, code: 'VALUE_TOO_LONG', detail: 'a number longer than 100 characters' });
   });
 
   it('refuses a body past the limit while it streams in', async () => {

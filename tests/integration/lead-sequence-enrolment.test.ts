@@ -115,7 +115,8 @@ describe('turning a sequence on', () => {
     expect(job!.runAt.getTime()).toBe(hal!.nextAt!.getTime());
     expect(await runSteps(new Date(hal!.nextAt!.getTime() - 60_000))).toBe(0);
     await runSteps(new Date(hal!.nextAt!.getTime() + 1000));
-    expect((await sequenceMails('hal@example.com')).map((m) => m.subject)).toEqual(['Still thinking, Hal?']);
+    // Nobody confirmed Hal's address: his name stays out (decision 057).
+    expect((await sequenceMails('hal@example.com')).map((m) => m.subject)).toEqual(['Still thinking, there?']);
     expect(await sequenceMails('ada@example.com')).toHaveLength(1);
 
     // Again: nobody is left, nothing is logged twice.
@@ -190,6 +191,8 @@ describe('enrolling one person by hand', () => {
 describe('the next mail on the person page', () => {
   it('is the mail then sent, at the time it says, moved out of quiet hours set since', async () => {
     await requestAudit('ada@example.com');
+    // Her address is confirmed (a member account she verified): the mail may use what she typed (decision 057).
+    await h.signUpVerified({ email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' });
     await turn('audit-requested', true);
     await enrolPerson(admin, 'ada@example.com', 'audit-requested');
     const [first] = (await sequencesOf('ada@example.com')).enrollments;

@@ -23,6 +23,14 @@ describe('readBookingWebhook', () => {
     expect(r.kind === 'notice' && r.notice.attribution).toEqual({});
   });
 
+  it('keeps the attendee’s name as one clean line, as every name the site keeps (issue 36)', () => {
+    const name = 'Ada\r\nLovelace\u202E <script>x</script>';
+    const cal = read('cal.com', calComBody('BOOKING_CREATED', { uid: 'u9', email: 'ada@example.com', name }));
+    expect(cal).toMatchObject({ kind: 'notice', notice: { name: 'Ada Lovelace <script>x</script>' } });
+    const calendly = read('calendly', calendlyBody('invitee.created', { uri: 'https://api.calendly.com/x', email: 'ada@example.com', name }));
+    expect(calendly).toMatchObject({ kind: 'notice', notice: { name: 'Ada Lovelace <script>x</script>' } });
+  });
+
   it('a Cal.com reschedule names the uid it replaces; the cancellation that goes with it, a request to confirm and other events are not acted on', () => {
     expect(read('cal.com', calComBody('BOOKING_RESCHEDULED', { uid: 'u2', rescheduleUid: 'u1', email: 'a@b.co' }))).toMatchObject({ notice: { action: 'rescheduled', externalId: 'u2', previousExternalId: 'u1' } });
     expect(read('cal.com', calComBody('BOOKING_CANCELLED', { uid: 'u1', rescheduledToUid: 'u2', email: 'a@b.co' }))).toEqual({ kind: 'ignored', eventType: 'BOOKING_CANCELLED (rescheduled)' });

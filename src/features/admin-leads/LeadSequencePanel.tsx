@@ -13,7 +13,7 @@ import { callAction } from '../../components/admin/call-action';
 import { useConfirm } from '../../components/admin/ConfirmDialog';
 import { Section, SelectInput } from '../../components/admin/fields';
 import { formatInZone } from '../../shared/dates';
-import { SEQUENCE_STOP_LABELS, SEQUENCE_TRIGGER_LABELS, type SequenceStopReason, type SequenceTrigger } from '../../shared/schemas/lead-sequences';
+import { SEQUENCE_STOP_LABELS, SEQUENCE_TRIGGER_LABELS, UNCONFIRMED_ADDRESS_NOTE, type SequenceStopReason, type SequenceTrigger } from '../../shared/schemas/lead-sequences';
 
 export interface SequenceEnrollmentItem {
   id: string;
@@ -55,6 +55,8 @@ interface Props {
   email: string;
   /** ISO times, or null. */
   unsubscribedAt: string | null;
+  /** Whether they confirmed their address (decision 057): until then a sequence leaves out what they typed. */
+  addressConfirmed: boolean;
   repliedAt: string | null;
   enrollments: SequenceEnrollmentItem[];
   enrolOptions: EnrolOptionItem[];
@@ -248,7 +250,7 @@ export default function LeadSequencePanel(props: Props) {
                     ))}
                   </ul>
                 )}
-                {e.next && <NextMail next={e.next} at={at} />}
+                {e.next && <NextMail next={e.next} at={at} addressConfirmed={props.addressConfirmed} />}
                 {e.status === 'active' && e.nextStep < e.steps && (
                   <button type="button" disabled={busy !== undefined} aria-busy={busy === e.id || undefined} onClick={() => void sendNow(e)} className={`mt-3 ${primaryButton}`}>
                     {busy === e.id ? 'Sending…' : `Send step ${e.nextStep + 1} now`}
@@ -291,7 +293,7 @@ function EnrollmentStatus({ e, at }: { e: SequenceEnrollmentItem; at: (iso: stri
 }
 
 /** The next email as they will get it (placeholders filled, the footer with their unsubscribe link), or why it will be skipped. */
-function NextMail({ next, at }: { next: NextMailItem; at: (iso: string, style?: 'appointment') => ReactNode }) {
+function NextMail({ next, at, addressConfirmed }: { next: NextMailItem; at: (iso: string, style?: 'appointment') => ReactNode; addressConfirmed: boolean }) {
   if (next.skip) {
     return (
       <p className="mt-2 text-slate-700" data-next-mail="skip">
@@ -311,6 +313,11 @@ function NextMail({ next, at }: { next: NextMailItem; at: (iso: string, style?: 
           {next.text}
         </p>
       </details>
+      {!addressConfirmed && (
+        <p className="mt-2 text-xs text-slate-600" data-unconfirmed-address>
+          {UNCONFIRMED_ADDRESS_NOTE}
+        </p>
+      )}
     </div>
   );
 }

@@ -13,6 +13,7 @@ import { useKeepTypedValues } from '../../components/forms/keep-typed-values';
 import { LEAD_MAIL_BODY_MAX, LEAD_MAIL_SUBJECT_MAX } from '../../shared/schemas/lead-mail';
 import {
   SEQUENCE_DELAY_MAX_DAYS,
+  SEQUENCE_CONFIRMATION_NOTE,
   SEQUENCE_PLACEHOLDERS,
   SEQUENCE_STEPS_MAX,
   SEQUENCE_TRIGGER_HINTS,
@@ -73,6 +74,9 @@ function Placeholders() {
   return (
     <details className="rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-sm">
       <summary className="cursor-pointer font-medium text-slate-800">Placeholders you can use</summary>
+      <p className="mt-2 text-slate-600" data-confirmation-note>
+        {SEQUENCE_CONFIRMATION_NOTE}
+      </p>
       <dl className="mt-2 grid gap-x-4 gap-y-1 sm:grid-cols-[auto_1fr]">
         {Object.entries(SEQUENCE_PLACEHOLDERS).map(([name, description]) => (
           <div key={name} className="contents">

@@ -794,6 +794,32 @@ export const mailQueue = pgTable(
 );
 
 /**
+ * A lead notice an admin did not get on its own (decision 057): past LEAD_NOTICES_PER_HOUR in an hour, the
+ * hour's other notices wait here for one digest mail (its id set once queued). The leads themselves are in
+ * the admin lists either way; this is only who was told what by mail.
+ */
+export const leadNoticeHolds = pgTable(
+  "lead_notice_holds",
+  {
+    id: text("id").primaryKey(),
+    adminId: text("admin_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** 'audit-request' | 'chat-lead' */
+    kind: text("kind").notNull(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    /** The audit request's business name ('' for a chat lead). */
+    detail: text("detail").notNull().default(""),
+    /** The request's or the conversation's admin page. */
+    url: text("url").notNull(),
+    createdAt: createdAt(),
+    digestMailId: text("digest_mail_id"),
+  },
+  (t) => [index("lead_notice_holds_waiting_idx").on(t.adminId, t.createdAt).where(sql`${t.digestMailId} is null`)],
+);
+
+/**
  * One chat conversation: a visitor's (by a hash of the random id their browser keeps in local storage) or
  * a member's. While an admin has taken it over the assistant stays quiet.
  */

@@ -5,7 +5,7 @@
  * tried again later with a growing wait (30 s, 1 min, 2 min … up to 1 h), for up to two days. A message
  * that still cannot be sent stays in the table with its last error (and is logged), never silently dropped.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import { db } from '../db';
 import type { Database } from '../db/client';
 import { mailQueue } from '../db/schema';
@@ -27,6 +27,8 @@ export interface QueuedMail {
   headers?: Record<string, string>;
   /** The message's id, when the caller records it beside (a sequence step's send). */
   id?: string;
+  /** When it was queued, when the caller's clock says (a sequence step's); the database's otherwise. */
+  at?: Date;
 }
 
 const FIRST_RETRY_MS = 30_000;
@@ -85,8 +87,17 @@ defineJobKind('mail', mailJob(getMailer, db));
 
 export async function enqueueMail(tx: Executor, mail: QueuedMail): Promise<void> {
   const id = mail.id ?? crypto.randomUUID();
-  await tx.insert(mailQueue).values({ id, kind: mail.kind, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? '', replyTo: mail.replyTo ?? '', headers: mail.headers ?? {} });
+  await tx.insert(mailQueue).values({ id, kind: mail.kind, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? '', replyTo: mail.replyTo ?? '', headers: mail.headers ?? {}, ...(mail.at ? { createdAt: mail.at } : {}) });
   await enqueueJob(tx, { kind: 'mail', payload: { mailId: id }, id: `mail-${id}` });
+}
+
+/** When the messages of `kinds` to `address` (any case) queued after `since` were queued: what the mail caps count. */
+export async function queuedMailTimes(address: string, kinds: readonly string[], since: Date, ex: Pick<Database, 'select'>): Promise<Date[]> {
+  const rows = await ex
+    .select({ at: mailQueue.createdAt })
+    .from(mailQueue)
+    .where(and(sql`lower(${mailQueue.to}) = ${address.toLowerCase()}`, gt(mailQueue.createdAt, since), inArray(mailQueue.kind, [...kinds])));
+  return rows.map((r) => r.at);
 }
 
 /**

@@ -66,3 +66,6 @@ export const LIMITS = {
   imageBytes: 10 * 1024 * 1024,
   records: 5000,
 } as const;
+
+/** The base64 of the largest image a content file may carry: its longest value. */
+export const IMAGE_BASE64_CHARS = Math.ceil(LIMITS.imageBytes / 3) * 4;

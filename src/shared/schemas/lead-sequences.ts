@@ -4,6 +4,7 @@
  * person page and the server, which validates, enrolls and sends.
  */
 import { z } from 'astro/zod';
+import { UNCONFIRMED_PERSON_VALUES } from '../mail-limits';
 import { LEAD_MAIL_PLACEHOLDERS, leadMailSchema } from './lead-mail';
 
 export const SEQUENCE_TRIGGERS = ['audit-requested', 'report-sent', 'chat-lead'] as const;
@@ -24,8 +25,25 @@ export const SEQUENCE_TRIGGER_HINTS: Record<SequenceTrigger, string> = {
 };
 
 
-/** The templates' placeholders as a sequence fills them: it is sent by the site, not by an admin. */
-export const SEQUENCE_PLACEHOLDERS = { ...LEAD_MAIL_PLACEHOLDERS, sender_name: 'The site’s name (a sequence is sent by the site)' } as const;
+/**
+ * The templates' placeholders as a sequence fills them: it is sent by the site, not by an admin, to an
+ * address nobody may have confirmed, so what the person typed fills in only once they confirmed it
+ * (decision 057); until then the neutral words of UNCONFIRMED_PERSON_VALUES.
+ */
+export const SEQUENCE_PLACEHOLDERS = {
+  ...LEAD_MAIL_PLACEHOLDERS,
+  first_name: `Their first name once their address is confirmed (else “${UNCONFIRMED_PERSON_VALUES.first_name}”)`,
+  name: `Their full name once their address is confirmed (else “${UNCONFIRMED_PERSON_VALUES.name}”)`,
+  business: `Their business name once their address is confirmed (else “${UNCONFIRMED_PERSON_VALUES.business}”)`,
+  sender_name: 'The site’s name (a sequence is sent by the site)',
+} as const;
+
+/** Why a person's next sequence mail leaves out their name and business, as their page says it. */
+export const UNCONFIRMED_ADDRESS_NOTE = 'Their name and business stay out until they confirm this address (a verified account, their report opened, an unsubscribe link used): anyone can type someone else’s address into a form.';
+
+/** Why the person's own placeholders wait, as the editor says it. */
+export const SEQUENCE_CONFIRMATION_NOTE =
+  'Anyone can type a stranger’s address into a form, so a sequence uses the name and business a person typed only once their address is confirmed: they verified a member account, opened their audit report, or used an unsubscribe link we mailed them. Until then {{first_name}} reads “there”, and such an address gets only a few automatic emails a day: a step past that waits for the next day.';
 
 export const SEQUENCE_STEPS_MAX = 5;
 export const SEQUENCE_DELAY_MAX_DAYS = 60;
@@ -95,3 +113,21 @@ export type SequenceStopReason = keyof typeof SEQUENCE_STOP_LABELS;
 /** The visible link and the one-click unsubscribe body (RFC 8058). */
 export const ONE_CLICK_BODY = 'List-Unsubscribe=One-Click';
 export const unsubscribePath = (token: string) => `/unsubscribe/${token}`;
+
+const DAY_MS = 86_400_000;
+/** How late a step may still go out when its sequence resumes: the rest of the day it was due. */
+export const RESUME_GRACE_MS = DAY_MS;
+/** Why a step a resumed enrolment passed over was not sent, as the person page says it. */
+export const MISSED_WHILE_BOOKED = 'its day passed while a call was booked';
+
+/**
+ * The step an enrolment stopped by a booked call goes on with when the call is cancelled at `now`: the
+ * first from `nextStep` whose day (after `enrolledAt`) has not passed by more than RESUME_GRACE_MS, so a
+ * mail is never sent long after the day it was written for; undefined when no step is left in its schedule.
+ */
+export function resumeStepOf(steps: readonly Pick<SequenceStep, 'delayDays'>[], nextStep: number, enrolledAt: Date, now: Date): number | undefined {
+  for (let i = nextStep; i < steps.length; i++) {
+    if (enrolledAt.getTime() + steps[i]!.delayDays * DAY_MS + RESUME_GRACE_MS > now.getTime()) return i;
+  }
+  return undefined;
+}

@@ -47,7 +47,11 @@ export interface NotifiedRequest extends AuditRequestFields {
   id: string;
   memberEmail?: string | undefined;
   attribution: AuditAttribution;
+  /** No confirmation went to the requester: their unconfirmed address had its automatic mails of the day. */
+  confirmationHeld?: boolean;
 }
+
+export const CONFIRMATION_HELD_NOTE = 'No confirmation was emailed to the requester: nobody has confirmed this address, and it already got its automatic emails for today.';
 
 export interface RequestFacts {
   fullName: string;
@@ -83,10 +87,12 @@ export function auditRequestFacts(r: RequestFacts): [string, string][] {
 export function auditNotificationEmail(to: string, request: NotifiedRequest, adminUrl: string, siteName: string): MailMessage {
   const facts = auditRequestFacts(request).filter(([, v]) => v !== '');
   const intro = `A new free audit request arrived on ${siteName}.`;
-  const text = [intro, '', ...facts.map(([k, v]) => `${k}: ${v}`), '', `Open it: ${adminUrl}`, ''].join('\n');
+  const held = request.confirmationHeld ? [CONFIRMATION_HELD_NOTE] : [];
+  const text = [intro, '', ...facts.map(([k, v]) => `${k}: ${v}`), '', ...held.flatMap((h) => [h, '']), `Open it: ${adminUrl}`, ''].join('\n');
   const html = [
     paragraphsHtml([intro]),
     `<table>${facts.map(([k, v]) => `<tr><th align="left" valign="top">${escapeHtml(k)}</th><td style="white-space:pre-wrap">${escapeHtml(v)}</td></tr>`).join('')}</table>`,
+    ...(held.length ? [paragraphsHtml(held)] : []),
     `<p><a href="${escapeHtml(adminUrl)}">Open the request</a></p>`,
   ].join('\n');
   // The subject is a header: no line breaks can reach it (the schema refuses them in names already).

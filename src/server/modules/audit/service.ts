@@ -3,7 +3,8 @@
  * refused past the rate limit, silently dropped when the honeypot is filled, and otherwise stored in ONE
  * transaction with its lead event and both emails (the mail queue sends them with retries: a mail failure
  * never loses the request). Every admin write re-checks the admin inside its transaction and is recorded in
- * the activity log with before and after.
+ * the activity log with before and after. The requester's confirmation is capped per unconfirmed address
+ * and the admins' notices per hour (decision 057); the request itself is always stored.
  */
 import { config } from '../../config';
 import { leadReplyTo, prospectReplyTo } from '../leads/reply-to';
@@ -13,6 +14,8 @@ import { logger } from '../../logger';
 import { insertActivity } from '../activity/repository';
 import { withPublicLandingPage } from '../leads/attribution';
 import { enrollInSequence, timingNow } from '../lead-sequences/schedule';
+import { notifyAdmins } from '../lead-notices/service';
+import { roomForAutomaticMail } from '../unconfirmed-mail/service';
 import { consumeRateLimit } from '../rate-limit/service';
 import { getSiteContent } from '../site/service';
 import { requireAdmin } from '../users/service';
@@ -119,13 +122,25 @@ export async function submitAuditRequest(submission: AuditSubmission, ctx: Submi
     });
     // Their consent on this form ("contacted … about my audit") is what a follow-up sequence may rely on.
     await enrollInSequence(tx, 'audit-requested', { email: fields.email, name: fields.fullName, refId: id, consentedAt: consentAt }, timing);
-    const confirmation = auditConfirmationEmail(fields, siteName);
-    await enqueueMail(tx, { kind: 'audit-confirmation', ...confirmation, replyTo: await prospectReplyTo(tx, fields.email) });
+    // The requester's confirmation; an address nobody confirmed gets only a few automatic mails a day (decision 057).
+    const room = await roomForAutomaticMail(tx, fields.email, consentAt);
+    if (room.ok) await enqueueMail(tx, { kind: 'audit-confirmation', ...auditConfirmationEmail(fields, siteName), replyTo: await prospectReplyTo(tx, fields.email), at: consentAt });
     const adminUrl = new URL(`/admin/audit/${id}`, config().SITE_URL).toString();
-    const notified = { ...fields, id, memberEmail: member?.email, attribution };
-    for (const admin of await repo.listAdmins(tx)) {
-      await enqueueMail(tx, { kind: 'audit-notification', ...auditNotificationEmail(admin.email, notified, adminUrl, siteName), replyTo: leadReplyTo({ name: fields.fullName, email: fields.email }) });
-    }
+    const notified = { ...fields, id, memberEmail: member?.email, attribution, confirmationHeld: !room.ok };
+    await notifyAdmins(
+      tx,
+      {
+        kind: 'audit-request',
+        mailKind: 'audit-notification',
+        name: fields.fullName,
+        email: fields.email,
+        detail: fields.businessName,
+        url: adminUrl,
+        replyTo: leadReplyTo({ name: fields.fullName, email: fields.email }),
+        mailTo: (admin) => auditNotificationEmail(admin, notified, adminUrl, siteName),
+      },
+      consentAt,
+    );
   });
   logger.info({ id, member: Boolean(ctx.userId) }, 'audit request received');
   await announceNewLead({ kind: 'audit-request', id });

@@ -3,7 +3,8 @@
  * counted against the rate limits, stored (creating the conversation on the first one, attaching a visitor
  * conversation to the member who signs in) and published; then — unless a person has taken over — the
  * assistant answers from the site's content and that answer is stored and published too. A contact form
- * stores the lead, its lead event and one notification per admin in one transaction.
+ * stores the lead, its lead event and each admin's notice (or its place in their hour's digest, decision 057)
+ * in one transaction.
  */
 import { CHAT_RATE_LIMITS, type ChatAuthor, type ChatConversationState, type ChatContactResponse, type ChatMessageDto, type ChatSendResponse, type ChatSessionResponse, type ChatSettings } from '../../../shared/chat';
 import { leadReplyTo } from '../leads/reply-to';
@@ -13,8 +14,8 @@ import { config } from '../../config';
 import { db } from '../../db';
 import type { Attribution } from '../../db/schema';
 import { logger } from '../../logger';
-import { enqueueMail } from '../../mail/queue';
-import { insertLeadEvent, listAdmins } from '../audit/repository';
+import { insertLeadEvent } from '../audit/repository';
+import { notifyAdmins } from '../lead-notices/service';
 import { retryInWords } from '../audit/service';
 import { consumeRateLimit, type RateRule } from '../rate-limit/service';
 import { requireAdmin, UsersError } from '../users/service';
@@ -363,7 +364,7 @@ export async function saveChatContact(input: ContactInput, request: VisitorReque
       const adminUrl = new URL(`/admin/chat-settings/${row.id}`, config().SITE_URL).toString();
       const member = row.userId ? await repo.findUserSummary(row.userId, tx) : undefined;
       const lead = { ...fields, conversationId: row.id, memberEmail: member?.email, attribution: row.attribution };
-      for (const admin of await listAdmins(tx)) await enqueueMail(tx, { kind: CHAT_LEAD_KIND, ...chatLeadEmail(admin.email, lead, adminUrl, siteName), replyTo: leadReplyTo(lead) });
+      await notifyAdmins(tx, { kind: 'chat-lead', mailKind: CHAT_LEAD_KIND, name: fields.name, email: fields.email, detail: '', url: adminUrl, replyTo: leadReplyTo(lead), mailTo: (admin) => chatLeadEmail(admin, lead, adminUrl, siteName) }, now);
       // Only with "Email me follow-ups" ticked on this form.
       await enrollInSequence(tx, 'chat-lead', { email: fields.email, name: fields.name, refId: row.id, consentedAt: fields.followUps ? now : null }, timing);
     }

@@ -3,11 +3,14 @@
  * quota: nearly all of a backup's bytes are its images in base64, so the `media` section is taken one
  * record at a time — checked (schema, content hash, decoding) and its bytes put in the import's staging
  * folder — while every other section (small: text) is assembled as JSON.parse would. The server's memory
- * then holds the records and one image, never the file.
+ * then holds the records and one image, never the file. The tokenizer hands strings, keys and numbers over
+ * in pieces, and each is put together here only up to the longest such value a content file has: a file
+ * that is one huge string is refused while it streams, before it fills the memory.
  */
 import { parser, type Token } from 'stream-json/web/parser.js';
 import Assembler from 'stream-json/assembler.js';
 import { describeIssue, LIMITS, mediaRecordSchema } from '../../../shared/content-bundle';
+import { IMAGE_BASE64_CHARS } from '../../../shared/schemas/fields';
 import { verifyStoredImage } from '../../media/process';
 import { BodyError, forbiddenKeyIn } from '../../http/request-body';
 import type { MediaStaging } from './media-staging';
@@ -39,7 +42,7 @@ export interface StagedContentFile {
 
 export type ReadOutcome =
   | { ok: true; file: StagedContentFile }
-  | { ok: false; code: 'EMPTY_FILE' | 'TOO_MANY_VALUES' | 'INVALID_JSON' | 'FORBIDDEN_KEY'; detail: string };
+  | { ok: false; code: 'EMPTY_FILE' | 'TOO_MANY_VALUES' | 'VALUE_TOO_LONG' | 'INVALID_JSON' | 'FORBIDDEN_KEY'; detail: string };
 
 const VALUE_TOKENS = new Set<string>(['startObject', 'startArray', 'stringValue', 'numberValue', 'nullValue', 'trueValue', 'falseValue']);
 
@@ -74,10 +77,50 @@ function cappedBody(body: ReadableStream<Uint8Array>, limit: number, counter: { 
 
 class FileProblem extends Error {
   constructor(
-    readonly code: 'TOO_MANY_VALUES' | 'FORBIDDEN_KEY',
+    readonly code: 'TOO_MANY_VALUES' | 'VALUE_TOO_LONG' | 'FORBIDDEN_KEY',
     detail: string,
   ) {
     super(detail);
+  }
+}
+
+/**
+ * Each value the tokenizer hands over in pieces: the packed token it becomes, and the longest a content
+ * file has (in characters): an image's base64, a field's name, a number's digits.
+ */
+const PIECEWISE = {
+  startKey: { end: 'endKey', packed: 'keyValue', max: 1000, what: 'a field name' },
+  startString: { end: 'endString', packed: 'stringValue', max: IMAGE_BASE64_CHARS, what: 'a text value' },
+  startNumber: { end: 'endNumber', packed: 'numberValue', max: 100, what: 'a number' },
+} as const;
+
+/**
+ * The tokens with every string, key and number packed into one token, as the tokenizer packs them, except
+ * that one longer than its kind's longest is refused as soon as its pieces pass it (the tokenizer's own
+ * packing would have held all of it first).
+ */
+async function* boundedTokens(tokens: AsyncIterable<Token>): AsyncGenerator<Token> {
+  let current: (typeof PIECEWISE)[keyof typeof PIECEWISE] | undefined;
+  let pieces: string[] = [];
+  let length = 0;
+  for await (const token of tokens) {
+    if (token.name === 'startKey' || token.name === 'startString' || token.name === 'startNumber') {
+      current = PIECEWISE[token.name];
+      pieces = [];
+      length = 0;
+    } else if (token.name === 'stringChunk' || token.name === 'numberChunk') {
+      length += token.value.length;
+      if (current && length > current.max) throw new FileProblem('VALUE_TOO_LONG', `${current.what} longer than ${current.max.toLocaleString('en-US')} characters`);
+      pieces.push(token.value);
+    } else if (current && token.name === current.end) {
+      const value = pieces.join('');
+      pieces = [];
+      const packed = current.packed;
+      current = undefined;
+      yield { name: packed, value } as Token;
+    } else {
+      yield token;
+    }
   }
 }
 
@@ -112,7 +155,8 @@ export async function readContentFile(
   options: { limit: number; maxValues: number; staging: MediaStaging },
 ): Promise<ReadOutcome> {
   if (!body) return { ok: false, code: 'EMPTY_FILE', detail: 'no body' };
-  const { readable, writable } = parser.asWebStream({ streamValues: false });
+  // Pieces only: boundedTokens packs them, within bounds.
+  const { readable, writable } = parser.asWebStream({ packValues: false, streamValues: true });
   const received = { bytes: 0 };
   let bodyError: unknown;
   const piped = cappedBody(body, options.limit, received)
@@ -145,7 +189,7 @@ export async function readContentFile(
   };
 
   try {
-    for await (const token of readable as ReadableStream<Token>) {
+    for await (const token of boundedTokens(readable as ReadableStream<Token>)) {
       if (VALUE_TOKENS.has(token.name) && ++values > options.maxValues) {
         throw new FileProblem('TOO_MANY_VALUES', `more than ${options.maxValues.toLocaleString('en-US')} values`);
       }

@@ -83,6 +83,16 @@ export async function stopEnrollments(tx: Executor, of: { email: string } | { tr
   return stopped.length;
 }
 
+/** The person's enrolments stopped for `reason`, locked (a booking's cancellation resumes those it stopped). */
+export async function lockStoppedEnrollments(tx: Executor, email: string, reason: SequenceStopReason): Promise<EnrollmentRow[]> {
+  return tx
+    .select()
+    .from(leadSequenceEnrollments)
+    .where(and(eq(leadSequenceEnrollments.email, email), eq(leadSequenceEnrollments.status, 'stopped'), eq(leadSequenceEnrollments.stopReason, reason)))
+    .orderBy(asc(leadSequenceEnrollments.enrolledAt))
+    .for('update');
+}
+
 /** Marks a step as sent (or skipped); false when it was already (another run, another process). */
 export async function claimSend(tx: Executor, send: { enrollmentId: string; step: number; mailId: string | null; skipReason?: string; at: Date }): Promise<boolean> {
   const [claimed] = await tx.insert(leadSequenceSends).values(send).onConflictDoNothing().returning({ step: leadSequenceSends.step });

@@ -6,7 +6,7 @@
 import { defineJobKind, enqueueJob } from '../../jobs/queue';
 import { minuteOfDayIn } from '../../../shared/dates';
 import { normalizeEmail } from '../../../shared/lead-people';
-import { minutesUntilQuietEnds, type QuietHours, type SequenceStep, type SequenceStopReason, type SequenceTrigger } from '../../../shared/schemas/lead-sequences';
+import { MISSED_WHILE_BOOKED, minutesUntilQuietEnds, resumeStepOf, type QuietHours, type SequenceStep, type SequenceStopReason, type SequenceTrigger } from '../../../shared/schemas/lead-sequences';
 import { siteTimeZone } from '../site/time-zone';
 import * as repo from './repository';
 
@@ -87,6 +87,30 @@ export async function enrollInSequence(tx: repo.Executor, trigger: SequenceTrigg
 /** Stops the person's running sequences (in the caller's transaction): a booking, a reply, a stage. */
 export const stopSequencesOf = (tx: repo.Executor, email: string, reason: SequenceStopReason, now = new Date()) => repo.stopEnrollments(tx, { email: normalizeEmail(email) }, reason, now);
 
+/**
+ * A booked call was cancelled (in the caller's transaction, after the stage went back): the person's
+ * sequences that a booking stopped go on, when nothing else stops them now and their sequence is still on,
+ * from the first step still within its schedule (resumeStepOf); the steps whose day passed meanwhile are
+ * recorded as skipped, and an enrolment with no step left stays stopped. Returns the resumed triggers.
+ */
+export async function resumeSequencesAfterCancelledCall(tx: repo.Executor, email: string, timing: Timing): Promise<SequenceTrigger[]> {
+  const key = normalizeEmail(email);
+  if (await repo.stopReasonOf(key, tx)) return [];
+  const resumed: SequenceTrigger[] = [];
+  for (const enrollment of await repo.lockStoppedEnrollments(tx, key, 'booked')) {
+    const sequence = await repo.findSequence(enrollment.trigger, tx);
+    const next = sequence?.active ? resumeStepOf(sequence.steps, enrollment.nextStep, enrollment.enrolledAt, timing.now) : undefined;
+    if (next === undefined) continue;
+    for (let missed = enrollment.nextStep; missed < next; missed++) {
+      await repo.claimSend(tx, { enrollmentId: enrollment.id, step: missed, mailId: null, skipReason: MISSED_WHILE_BOOKED, at: timing.now });
+    }
+    await repo.updateEnrollment(tx, enrollment.id, { status: 'active', stopReason: '', endedAt: null });
+    // A job of its own (the step's first one may have run and found it stopped); if that one still waits, whichever runs first sends the step, once.
+    await queueStep(tx, enrollment, next, sequence!.steps[next]!, timing, `:resumed:${timing.now.getTime()}`);
+    resumed.push(enrollment.trigger as SequenceTrigger);
+  }
+  return resumed;
+}
 
 defineJobKind<{ enrollmentId: string; step: number }>(SEQUENCE_STEP_JOB, {
   maxAttempts: 10,

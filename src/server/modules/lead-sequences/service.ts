@@ -6,7 +6,8 @@
  * checks again that the person may still be written to (not unsubscribed, replied, booked, a client or not
  * a fit; the sequence still on), claims the step in lead_sequence_sends (its key: one send per step, ever)
  * and queues the mail with the next step's job: a repeated job, a restart or a second process never sends a
- * step twice.
+ * step twice. To an address nobody confirmed (decision 057) a step carries none of the person's own words
+ * and waits while the address had its automatic mails of the day.
  */
 import { db } from '../../db';
 import { logger } from '../../logger';
@@ -32,10 +33,12 @@ import { mailValuesOf, textToHtml } from '../leads/mail';
 import { prospectReplyTo } from '../leads/reply-to';
 import { LEAD_ENTITY } from '../leads/work-repository';
 import { siteTimeZone } from '../site/time-zone';
+import { automaticValuesFor, isConfirmedAddress, roomForAutomaticMail } from '../unconfirmed-mail/service';
+import { automaticMailValues } from '../../../shared/mail-limits';
 import { requireAdmin } from '../users/service';
 import { NO_NUMBERS, NOBODY_WAITING, sequenceNumbers, waitingCounts } from './enrolment-repository';
 import * as repo from './repository';
-import { expectedSendAt, queueStep, stepDueAt, timingNow } from './schedule';
+import { expectedSendAt, queueStep, stepDueAt, timingNow, type Timing } from './schedule';
 import { unsubscribeFooter, unsubscribeHeaders, unsubscribeUrlFor, unsubscribeUrlOf } from './unsubscribe';
 
 /** The mail queue's kind of a sequence mail (the timeline labels it). */
@@ -120,7 +123,7 @@ export async function runSequenceStep(enrollmentId: string, step: number, option
   // placeholders; the enrolment itself is read again under its lock.
   const peek = await repo.findEnrollment(enrollmentId);
   if (!peek) return 'not-due';
-  const [timing, values] = await Promise.all([timingNow(now), mailValuesOf(peek.email)]);
+  const [timing, values] = await Promise.all([timingNow(now), valuesOf(peek.email)]);
   return db().transaction(async (tx): Promise<StepOutcome> => {
     const enrollment = await repo.lockEnrollment(enrollmentId, tx);
     if (!enrollment || enrollment.status !== 'active' || enrollment.nextStep !== step) return 'not-due';
@@ -144,7 +147,8 @@ export async function runSequenceStep(enrollmentId: string, step: number, option
         return 'deferred';
       }
     }
-    const outcome = await sendStep(tx, enrollment, step, definition, values, now);
+    const outcome = await sendStep(tx, enrollment, step, definition, values, timing, !options.force);
+    if (outcome === 'deferred') return outcome;
     if (options.force) {
       await insertActivity(tx, { actorId: options.force.actorId, actorEmail: options.force.actorEmail, entityType: LEAD_ENTITY, entityId: enrollment.email, action: 'sequence-send-now', summary: `Sent step ${step + 1} of “${SEQUENCE_TRIGGER_LABELS[trigger]}” to ${enrollment.email} now`, before: null, after: { trigger, step } });
     }
@@ -160,6 +164,12 @@ const needsReport = (step: SequenceStep) => placeholdersIn(`${step.subject}\n${s
 type PersonValues = Awaited<ReturnType<typeof mailValuesOf>>;
 
 /**
+ * The person's placeholders as a sequence fills them: a sequence mails an address nobody may have
+ * confirmed, so their name and business stay neutral until it is (decision 057).
+ */
+const valuesOf = async (email: string): Promise<PersonValues> => automaticValuesFor(email, await mailValuesOf(email));
+
+/**
  * A step's mail as it goes out: the placeholders filled for the person (a sequence is sent by the site, so
  * {{sender_name}} is the site's name), then the footer that says why they get it, with their unsubscribe
  * link. The sender and the person page's preview both make it here.
@@ -170,8 +180,22 @@ function stepMail(trigger: SequenceTrigger, definition: SequenceStep, personValu
   return { subject: fillPlaceholders(definition.subject, values), text };
 }
 
-/** Claims the step and queues its mail; a step that needs a report none was sent for is skipped, and noted. */
-async function sendStep(tx: repo.Executor, enrollment: repo.EnrollmentRow, step: number, definition: SequenceStep, personValues: PersonValues, now: Date): Promise<'sent' | 'skipped'> {
+/**
+ * Claims the step and queues its mail; a step that needs a report none was sent for is skipped, and noted.
+ * `capped`: the day's cap of an unconfirmed address applies (not to an admin's "Send now"); past it the
+ * step waits for the moment the cap frees, moved out of the quiet hours.
+ */
+async function sendStep(tx: repo.Executor, enrollment: repo.EnrollmentRow, step: number, definition: SequenceStep, personValues: PersonValues, timing: Timing, capped: boolean): Promise<'sent' | 'skipped' | 'deferred'> {
+  const now = timing.now;
+  // Before a report link is made for it (a new link is a write of its own).
+  if (capped) {
+    const room = await roomForAutomaticMail(tx, enrollment.email, now);
+    if (!room.ok) {
+      await queueStep(tx, enrollment, step, definition, { ...timing, now: room.freesAt }, `:${room.freesAt.getTime()}`);
+      log.info({ enrollment: enrollment.id, step, until: room.freesAt }, 'sequence step waits: the daily cap of an unconfirmed address');
+      return 'deferred';
+    }
+  }
   let auditLink: string | undefined;
   if (needsReport(definition)) {
     auditLink = await newLinkToLatestReport(tx, enrollment.email, null);
@@ -194,6 +218,7 @@ async function sendStep(tx: repo.Executor, enrollment: repo.EnrollmentRow, step:
     html: textToHtml(text),
     replyTo: await prospectReplyTo(tx, enrollment.email),
     headers: unsubscribeHeaders(url),
+    at: now,
   });
   return 'sent';
 }
@@ -224,11 +249,11 @@ export interface NextMail {
 /** The person's enrolments, with the next mail of each running one filled in as the sender will fill it. */
 export async function sequencesOf(email: string, now = new Date()) {
   const key = normalizeEmail(email);
-  const [enrollments, unsubscribedAt, sequences] = await Promise.all([repo.enrollmentsOf(key), repo.unsubscribedAtOf(key), repo.listSequences()]);
+  const [enrollments, unsubscribedAt, sequences, addressConfirmed] = await Promise.all([repo.enrollmentsOf(key), repo.unsubscribedAtOf(key), repo.listSequences(), isConfirmedAddress(key)]);
   const stepsOf = new Map(sequences.map((s) => [s.trigger, s.steps]));
   const nextStepOf = (e: (typeof enrollments)[number]) => (e.status === 'active' ? stepsOf.get(e.trigger)?.[e.nextStep] : undefined);
   // Only for someone with a mail to come: the placeholders' values, the clock and quiet hours, a report.
-  const previews = enrollments.some(nextStepOf) ? await Promise.all([mailValuesOf(key), timingNow(now), latestReportSentTo(key)]) : undefined;
+  const previews = enrollments.some(nextStepOf) ? await Promise.all([mailValuesOf(key).then((v) => automaticMailValues(v, addressConfirmed)), timingNow(now), latestReportSentTo(key)]) : undefined;
   const nextMailOf = (e: (typeof enrollments)[number]): NextMail | null => {
     const definition = nextStepOf(e);
     if (!definition || !previews) return null;
@@ -239,6 +264,8 @@ export async function sequencesOf(email: string, now = new Date()) {
   };
   return {
     unsubscribedAt,
+    /** Whether the person confirmed their address: until then the previews leave out what they typed. */
+    addressConfirmed,
     enrollments: enrollments.map((e) => ({
       id: e.id,
       trigger: e.trigger as SequenceTrigger,

@@ -147,4 +147,8 @@ export async function siteAuditView(requestId: string): Promise<SiteAuditView> {
 }
 
 /** The newest run's state, for the admin page waiting on it. */
-export const latestRunState = (requestId: string) => repo.newestRunState(requestId);
+export async function latestRunState(actorId: string | undefined, requestId: string) {
+  // Admin only: checked here too, not only by the route guard of every `admin.` Action.
+  await requireAdmin(actorId, db());
+  return repo.newestRunState(requestId);
+}

@@ -25,6 +25,8 @@ function fileRefusal(outcome: Exclude<ReadOutcome, { ok: true }>, fileName: stri
       return refuse('EMPTY_FILE', `${fileName} is empty: choose the file that “Download the content file” saved.`);
     case 'TOO_MANY_VALUES':
       return refuse('INVALID_FILE', `${fileName} holds more than ${MAX_CONTENT_FILE_VALUES.toLocaleString('en-US')} values, far more than a content file has. Nothing was imported.`);
+    case 'VALUE_TOO_LONG':
+      return refuse('INVALID_FILE', `${fileName} holds ${outcome.detail}, far longer than anything a content file has. Nothing was imported.`);
     case 'FORBIDDEN_KEY':
       return refuse('INVALID_FILE', `${fileName} contains a field named “${outcome.detail}”, which no content file has. Nothing was imported.`);
     case 'INVALID_JSON':
