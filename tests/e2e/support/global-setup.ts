@@ -12,7 +12,7 @@ const root = path.resolve(import.meta.dirname, '../../..');
 
 export default function globalSetup() {
   const template = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-e2e-template-'));
-  const env = { ...process.env, DATA_DIR: template, ASTRO_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: template, ASTRO_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
   const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env, stdio: 'inherit' });
   if (migrate.status !== 0) throw new Error(`the e2e data folder could not be made (migrate exited ${migrate.status})`);
