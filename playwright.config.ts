@@ -9,7 +9,7 @@ const ADMIN_SPECS = /\/admin-[^/]*\.spec\.ts$/;
  * build is made once before (scripts/test.mjs, or `npx astro build`). E2E_WORKERS sets how many run at
  * once; the default is what measured fastest on a two-core machine (README, "Tests").
  */
-const workers = Number(process.env.E2E_WORKERS ?? 4);
+const workers = Number(process.env.E2E_WORKERS ?? 2);
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -6,6 +6,7 @@ export default defineConfig({
     // Playwright's *.spec.ts files live in tests/e2e and are never collected here.
     include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     globalSetup: ['tests/support/global-setup.ts'],
+    setupFiles: ['tests/support/setup.ts'],
     env: { NODE_ENV: 'test', LOG_LEVEL: 'silent' },
     testTimeout: 30_000,
     hookTimeout: 60_000,

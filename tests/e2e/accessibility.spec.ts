@@ -3,23 +3,32 @@ import { expect, test } from './support/fixtures';
 import { gotoHydrated, MEMBER_STATE } from './support/accounts';
 import { allPublicPaths, VIEWPORTS } from './support/public-pages';
 
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+/** The pages are shared out over this many tests per width, which run side by side (each well inside its time). */
+const PARTS = 3;
+
 // axe-core must find nothing on any public page, at phone and desktop widths.
-test('every public page passes axe-core at phone and desktop widths', async ({ page, request }) => {
-  test.setTimeout(240_000);
-  const paths = await allPublicPaths(request);
-  expect(paths.length).toBeGreaterThan(10);
-  const failures: string[] = [];
+test.describe('every public page passes axe-core', () => {
+  test.describe.configure({ mode: 'parallel' });
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
-    await page.setViewportSize(viewport);
-    for (const path of [...paths, '/this-page-does-not-exist']) {
-      await page.goto(path);
-      const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-      for (const v of violations) {
-        failures.push(`${name} ${path}: ${v.id} (${v.impact}) — ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-      }
+    for (let part = 0; part < PARTS; part++) {
+      test(`at ${name} width, part ${part + 1} of ${PARTS}`, async ({ page, request }) => {
+        test.setTimeout(120_000);
+        const paths = [...(await allPublicPaths(request)), '/this-page-does-not-exist'];
+        expect(paths.length).toBeGreaterThan(10);
+        await page.setViewportSize(viewport);
+        const failures: string[] = [];
+        for (const path of paths.filter((_, i) => i % PARTS === part)) {
+          await page.goto(path);
+          const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+          for (const v of violations) {
+            failures.push(`${name} ${path}: ${v.id} (${v.impact}) — ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+          }
+        }
+        expect(failures, failures.join('\n')).toEqual([]);
+      });
     }
   }
-  expect(failures, failures.join('\n')).toEqual([]);
 });
 
 const ACCOUNT_PAGES = {
@@ -38,7 +47,7 @@ for (const [who, paths] of Object.entries(ACCOUNT_PAGES)) {
       await page.setViewportSize(viewport);
       for (const path of paths) {
         await gotoHydrated(page, path);
-        const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
         for (const v of violations) failures.push(`${name} ${path}: ${v.id} (${v.impact}) — ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
       }
     }

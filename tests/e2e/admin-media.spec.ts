@@ -148,6 +148,8 @@ test.describe('as the admin', () => {
     await expect(dialog.getByLabel('Search images')).toBeFocused();
     await page.keyboard.type(alt);
     await page.keyboard.press('Enter'); // searching, not saving the editor behind the dialog
+    // Searched: the grid holds the one image (the unsearched grid may hold it too, among others).
+    await expect(dialog.getByRole('status')).toHaveText(/^1 image\./);
     await expect(dialog.getByRole('button', { name: new RegExp(alt) })).toHaveCount(1);
     const axe = await new AxeBuilder({ page }).include('dialog').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
     expect(axe.violations.map((v) => v.id)).toEqual([]);
@@ -192,6 +194,9 @@ test.describe('as the admin', () => {
     await expect(library.getByLabel('Search images')).toBeFocused();
     await page.keyboard.type(alt);
     await page.keyboard.press('Enter');
+    // The search has answered (its one image moved to the top of the grid) before the click: a click while the
+    // grid reflows lands where the image was.
+    await expect(library.getByRole('status')).toHaveText(/^1 image\./);
     await library.getByRole('button', { name: new RegExp(alt) }).click();
     await expect(library).toBeHidden();
     // The picture dialog is still open, filled with the library's address and its stored description.

@@ -93,6 +93,7 @@ test("a service's picture, chosen with its alt text, shows it on the public page
     await packagePicture.getByRole('button', { name: /^Choose from library/ }).click();
     const library = page.getByRole('dialog', { name: 'Choose from the media library' });
     await library.getByLabel('Search images').fill(tag);
+    await expect(library.getByRole('status')).toHaveText(/^1 image\./); // searched: no reflow under the click
     await library.getByRole('button', { name: new RegExp(alt) }).click();
     await expect(packagePicture.getByLabel(/^Alt text/)).toHaveValue(alt);
   } finally {

@@ -316,43 +316,52 @@ async function sessionEmail(baseURL: string, cookie: string): Promise<string | u
   }
 }
 
-test('every Action and API route answers random and malformed requests without a 5xx', async ({ baseURL, playwright }, testInfo) => {
-  test.setTimeout(120_000);
-  console.log(`fuzz seed ${SEED}${process.env.FUZZ_SEED ? '' : ' (the default; FUZZ_SEED=<n> for another run)'}`);
-  testInfo.annotations.push({ type: 'fuzz seed', description: String(SEED) });
+/** The planned requests are shared out over this many tests, which run side by side on their own servers. */
+const PARTS = 3;
 
-  // A member of our own for free-form requests with a session (their data may change; the shared one's may not).
-  const own = await playwright.request.newContext({ baseURL });
-  const account = await createVerifiedAccount(own, baseURL!, 'fuzz');
-  const member: Identity = { who: 'member', cookie: cookieHeaderOf((await own.storageState()).cookies) };
-  await own.dispose();
-  const sharedMember: Identity = { who: 'shared-member', cookie: cookieHeaderOf(JSON.parse(fs.readFileSync(MEMBER_STATE, 'utf8')).cookies) };
-  const sharedEmail = await sessionEmail(baseURL!, sharedMember.cookie!);
-  expect(await sessionEmail(baseURL!, member.cookie!)).toBe(account.email);
-  expect(sharedEmail).toBeTruthy();
+test.describe('every Action and API route answers random and malformed requests without a 5xx', () => {
+  test.describe.configure({ mode: 'parallel' });
+  for (let part = 0; part < PARTS; part++) {
+    test(`part ${part + 1} of ${PARTS}`, async ({ baseURL, playwright }, testInfo) => {
+      test.setTimeout(120_000);
+      console.log(`fuzz seed ${SEED}${process.env.FUZZ_SEED ? '' : ' (the default; FUZZ_SEED=<n> for another run)'}`);
+      testInfo.annotations.push({ type: 'fuzz seed', description: String(SEED) });
 
-  const rng = new Rng(SEED);
-  const all = plan(new RequestFactory(rng, new URL(baseURL!).origin), rng, member, sharedMember);
-  const requests = ONLY ? all.filter((r) => ONLY.has(r.id)) : all;
-  const started = Date.now();
-  const results = await mapLimited(requests, CONCURRENCY, async (request) => ({ request, outcome: await send(baseURL!, request, REQUEST_TIMEOUT_MS) }));
-  const byWho = (who: Who) => requests.filter((r) => r.who === who).length;
-  console.log(
-    `fuzz: ${requests.length} requests (visitor ${byWho('visitor')}, member ${byWho('member')}, shared member ${byWho('shared-member')}) ` +
-      `to ${targets().length} targets in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-  );
+      // A member of our own for free-form requests with a session (their data may change; the shared one's may not).
+      const own = await playwright.request.newContext({ baseURL });
+      const account = await createVerifiedAccount(own, baseURL!, 'fuzz');
+      const member: Identity = { who: 'member', cookie: cookieHeaderOf((await own.storageState()).cookies) };
+      await own.dispose();
+      const sharedMember: Identity = { who: 'shared-member', cookie: cookieHeaderOf(JSON.parse(fs.readFileSync(MEMBER_STATE, 'utf8')).cookies) };
+      const sharedEmail = await sessionEmail(baseURL!, sharedMember.cookie!);
+      expect(await sessionEmail(baseURL!, member.cookie!)).toBe(account.email);
+      expect(sharedEmail).toBeTruthy();
 
-  // The fuzz must not have ended either member's session (that would break the specs that share it).
-  expect.soft(await sessionEmail(baseURL!, member.cookie!), 'the fuzz member is still signed in').toBe(account.email);
-  expect.soft(await sessionEmail(baseURL!, sharedMember.cookie!), 'the shared member is still signed in').toBe(sharedEmail);
+      const rng = new Rng(SEED);
+      const all = plan(new RequestFactory(rng, new URL(baseURL!).origin), rng, member, sharedMember);
+      // A replay (FUZZ_ONLY) sends its requests once, from the first part.
+      const requests = ONLY ? (part === 0 ? all.filter((r) => ONLY.has(r.id)) : []) : all.filter((_, i) => i % PARTS === part);
+      const started = Date.now();
+      const results = await mapLimited(requests, CONCURRENCY, async (request) => ({ request, outcome: await send(baseURL!, request, REQUEST_TIMEOUT_MS) }));
+      const byWho = (who: Who) => requests.filter((r) => r.who === who).length;
+      console.log(
+        `fuzz: ${requests.length} requests (visitor ${byWho('visitor')}, member ${byWho('member')}, shared member ${byWho('shared-member')}) ` +
+          `to ${targets().length} targets in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
 
-  if (LOG_FILE) {
-    const line = ({ request: r, outcome: o }: Result) =>
-      [r.id, r.who, r.method, oneLine(r.path, 100), r.bodyKind, r.chunked ? 'chunked' : '', headerSummary(r, [member.cookie!, sharedMember.cookie!]), o.status ?? '-', o.error ?? '', `${o.ms}ms`, answerPreview(o.answer)].join('\t');
-    fs.writeFileSync(LOG_FILE, results.map(line).join('\n') + '\n');
+      // The fuzz must not have ended either member's session (that would break the specs that share it).
+      expect.soft(await sessionEmail(baseURL!, member.cookie!), 'the fuzz member is still signed in').toBe(account.email);
+      expect.soft(await sessionEmail(baseURL!, sharedMember.cookie!), 'the shared member is still signed in').toBe(sharedEmail);
+
+      if (LOG_FILE) {
+        const line = ({ request: r, outcome: o }: Result) =>
+          [r.id, r.who, r.method, oneLine(r.path, 100), r.bodyKind, r.chunked ? 'chunked' : '', headerSummary(r, [member.cookie!, sharedMember.cookie!]), o.status ?? '-', o.error ?? '', `${o.ms}ms`, answerPreview(o.answer)].join('\t');
+        fs.writeFileSync(LOG_FILE, results.map(line).join('\n') + '\n');
+      }
+
+      const failures = results.filter(isFailure);
+      const report = failures.length > 0 ? failureReport(failures, baseURL!, [member.cookie!, sharedMember.cookie!]) : '';
+      expect(failures.length, report).toBe(0);
+    });
   }
-
-  const failures = results.filter(isFailure);
-  const report = failures.length > 0 ? failureReport(failures, baseURL!, [member.cookie!, sharedMember.cookie!]) : '';
-  expect(failures.length, report).toBe(0);
 });

@@ -1,38 +1,41 @@
 /**
- * A fresh, migrated, empty database for one test file, installed as the app's database. On PostgreSQL
- * (TEST_DATABASE_URL set) each call creates its own database; otherwise an in-memory PGlite copy of the
- * migrated template.
+ * A fresh, migrated, empty database, installed as the app's database: a copy of the run's migrated
+ * template, on PostgreSQL when TEST_DATABASE_URL is set and otherwise in-memory PGlite. A test file's
+ * databases are reused from test to test, put back to the template's state (reused-databases.ts).
  */
 import fs from 'node:fs';
 import { useDatabaseHandle } from '../../src/server/db';
 import { openDatabase, type Database, type DatabaseHandle } from '../../src/server/db/client';
 import { createPostgresDatabase } from './postgres-database';
+import { reusedDatabase } from './reused-databases';
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export async function freshDatabase(): Promise<DatabaseHandle> {
-  let handle: DatabaseHandle;
+  const handle = await reusedDatabase(openCopy);
+  useDatabaseHandle(handle);
+  return handle;
+}
+
+/** A new copy of the run's migrated template (global-setup.ts); without one, an empty database migrated here. */
+async function openCopy(): Promise<DatabaseHandle> {
   if (process.env.TEST_DATABASE_URL) {
-    const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL);
+    const template = process.env.TEST_POSTGRES_TEMPLATE;
+    const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL, 'test', template);
     const opened = await openDatabase({ kind: 'postgres', url: database.url });
-    await opened.migrate();
-    handle = {
+    if (!template) await opened.migrate();
+    return {
       ...opened,
       close: async () => {
         await opened.close();
         await database.drop();
       },
     };
-  } else {
-    const template = process.env.TEST_PGLITE_TEMPLATE;
-    if (template && fs.existsSync(template)) {
-      handle = await openDatabase({ kind: 'memory', loadDataDir: new Blob([fs.readFileSync(template)]) });
-    } else {
-      handle = await openDatabase({ kind: 'memory' });
-      await handle.migrate();
-    }
   }
-  useDatabaseHandle(handle);
+  const template = process.env.TEST_PGLITE_TEMPLATE;
+  if (template && fs.existsSync(template)) return openDatabase({ kind: 'memory', loadDataDir: new Blob([fs.readFileSync(template)]) });
+  const handle = await openDatabase({ kind: 'memory' });
+  await handle.migrate();
   return handle;
 }
 
