@@ -1,9 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './support/fixtures';
+import { axeViolations } from './support/axe';
 import { gotoHydrated, MEMBER_STATE } from './support/accounts';
 import { allPublicPaths, VIEWPORTS } from './support/public-pages';
 
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 /** The pages are shared out over this many tests per width, which run side by side (each well inside its time). */
 const PARTS = 3;
 
@@ -20,10 +19,7 @@ test.describe('every public page passes axe-core', () => {
         const failures: string[] = [];
         for (const path of paths.filter((_, i) => i % PARTS === part)) {
           await page.goto(path);
-          const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-          for (const v of violations) {
-            failures.push(`${name} ${path}: ${v.id} (${v.impact}) — ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-          }
+          for (const violation of await axeViolations(page)) failures.push(`${name} ${path}: ${violation}`);
         }
         expect(failures, failures.join('\n')).toEqual([]);
       });
@@ -47,8 +43,7 @@ for (const [who, paths] of Object.entries(ACCOUNT_PAGES)) {
       await page.setViewportSize(viewport);
       for (const path of paths) {
         await gotoHydrated(page, path);
-        const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-        for (const v of violations) failures.push(`${name} ${path}: ${v.id} (${v.impact}) — ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+        for (const violation of await axeViolations(page)) failures.push(`${name} ${path}: ${violation}`);
       }
     }
     await context.close();

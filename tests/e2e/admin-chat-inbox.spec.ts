@@ -5,8 +5,8 @@
  * the thank-you; on a phone the reply box stays on screen while a long thread scrolls above it. Screenshots
  * of each screen at 390 and 1280 px go to CHAT_SCREENSHOTS when it is set.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from './support/fixtures';
+import { axeViolations } from './support/axe';
 import type { ChatSendResponse } from '../../src/shared/chat';
 import { ADMIN_STATE, freshClientIp, gotoHydrated } from './support/accounts';
 import { callAction } from './support/admin-actions';
@@ -19,10 +19,7 @@ async function shot(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
 }
 
-async function noAxeViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const noAxeViolations = (page: Page) => axeViolations(page);
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 

@@ -5,8 +5,8 @@
  * reloads and navigation, markup is shown as text, the launcher never overlaps the scroll button, and axe
  * finds nothing with the panel open at phone and desktop widths.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './support/fixtures';
+import { axeViolations } from './support/axe';
 import { ADMIN_STATE, freshClientIp, gotoHydrated, MEMBER_STATE, savedAccounts } from './support/accounts';
 import { VIEWPORTS } from './support/public-pages';
 
@@ -33,10 +33,7 @@ async function visitorIdOf(page: Page): Promise<string> {
   return (await page.evaluate(() => localStorage.getItem('chat.visitor')))!;
 }
 
-async function noAxeViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const noAxeViolations = (page: Page) => axeViolations(page);
 
 async function shot(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` });
