@@ -366,6 +366,57 @@ describe('single checks', () => {
     const stopped = { ...snapshot, lighthouse: undefined, skipped: [{ check: 'Lighthouse' as const, reason: 'Lighthouse stopped: the page used too much memory (more than 1024 MB).' }] };
     expect(byId(runChecks(stopped), 'lighthouse')).toMatchObject({ status: 'skipped', evidence: ['Lighthouse stopped: the page used too much memory (more than 1024 MB).'] });
   });
+
+  it('keeps the Core Web Vitals as measures rated by PageSpeed Insights, besides the evidence line', () => {
+    const snapshot = good();
+    const measured = runChecks({
+      ...snapshot,
+      lighthouse: { performance: 35, accessibility: 96, largestContentfulPaintMs: 26_912, cumulativeLayoutShift: 0.12, totalBlockingTimeMs: 180, firstContentfulPaintMs: 2_950, speedIndexMs: 5_800 },
+    });
+    const speed = byId(measured, 'lighthouse');
+    expect(speed.status).toBe('fail');
+    expect(speed.evidence).toEqual(['Performance 35 of 100 on a phone (90 or more is good)', 'Core Web Vitals: largest content shown after 26.9 s, layout shift 0.12, blocked for 180 ms, first content after 3 s']);
+    expect(speed.measures).toEqual([
+      { id: 'lcp', label: 'Largest content shown', value: 26_900, unit: 'ms', display: '26.9 s', rating: 'poor' },
+      { id: 'cls', label: 'Layout shift (content jumping)', value: 0.12, unit: '', display: '0.12', rating: 'needs-improvement' },
+      { id: 'tbt', label: 'Time blocked by scripts', value: 180, unit: 'ms', display: '180 ms', rating: 'good' },
+      { id: 'fcp', label: 'First content shown', value: 3_000, unit: 'ms', display: '3 s', rating: 'needs-improvement' },
+      { id: 'si', label: 'Page filled in (Speed Index)', value: 5_800, unit: 'ms', display: '5.8 s', rating: 'needs-improvement' },
+    ]);
+    // Only what Lighthouse measured; none at all when it measured none, and none on the accessibility check.
+    const partial = byId(runChecks({ ...snapshot, lighthouse: { performance: 70, accessibility: 96, cumulativeLayoutShift: 0 } }), 'lighthouse');
+    expect(partial.measures).toEqual([{ id: 'cls', label: 'Layout shift (content jumping)', value: 0, unit: '', display: '0.00', rating: 'good' }]);
+    const bare = runChecks({ ...snapshot, lighthouse: { performance: 70, accessibility: 96 } });
+    expect(byId(bare, 'lighthouse')).not.toHaveProperty('measures');
+    expect(byId(bare, 'lighthouse').evidence).toContain('No Core Web Vitals measured');
+    expect(byId(measured, 'lighthouse-accessibility')).not.toHaveProperty('measures');
+    expect(byId(runChecks({ ...snapshot, lighthouse: undefined }), 'lighthouse')).not.toHaveProperty('measures');
+  });
+
+  it('does not pass a fast score while a Core Web Vital is poor, and says which', () => {
+    const snapshot = good();
+    const speed = (lighthouse: NonNullable<SiteSnapshot['lighthouse']>) => byId(runChecks({ ...snapshot, lighthouse }), 'lighthouse');
+    const fine = { performance: 96, accessibility: 98, largestContentfulPaintMs: 2_500, cumulativeLayoutShift: 0.25, totalBlockingTimeMs: 600, firstContentfulPaintMs: 9_000, speedIndexMs: 9_000 };
+    // At the poor bounds a vital still needs improvement; a poor FCP or Speed Index alone is not a Core Web Vital.
+    expect(speed(fine)).toMatchObject({ status: 'pass' });
+    expect(speed(fine).topic).toBeUndefined();
+
+    const slowLcp = speed({ ...fine, largestContentfulPaintMs: 4_100 });
+    expect(slowLcp).toMatchObject({ status: 'warn', topic: 'website-speed' });
+    expect(slowLcp.evidence[0]).toBe('Performance 96 of 100 on a phone (90 or more is good)');
+    expect(slowLcp.evidence[2]).toBe('Poor despite the score: largest content shown 4.1 s (good up to 2.5 s, poor over 4 s)');
+    expect(slowLcp.fix).toMatch(/Core Web Vital/);
+    expect(slowLcp.measures?.find((m) => m.id === 'lcp')?.rating).toBe('poor');
+
+    expect(speed({ ...fine, cumulativeLayoutShift: 0.26 }).status).toBe('warn');
+    expect(speed({ ...fine, totalBlockingTimeMs: 650 }).status).toBe('warn');
+    const both = speed({ ...fine, performance: 90, largestContentfulPaintMs: 5_000, cumulativeLayoutShift: 0.4 });
+    expect(both.status).toBe('warn');
+    expect(both.evidence[2]).toBe('Poor despite the score: largest content shown 5 s (good up to 2.5 s, poor over 4 s); layout shift (content jumping) 0.40 (good up to 0.1, poor over 0.25)');
+    // A score that does not pass keeps its band: a poor vital does not make a warning a failure, nor a failure milder.
+    expect(speed({ ...fine, performance: 89, largestContentfulPaintMs: 9_000 })).toMatchObject({ status: 'warn', evidence: [expect.any(String), expect.any(String)] });
+    expect(speed({ ...fine, performance: 40, largestContentfulPaintMs: 9_000 }).status).toBe('fail');
+  });
 });
 
 describe('leads across pages', () => {

@@ -119,4 +119,6 @@ export interface LighthouseResult {
   cumulativeLayoutShift?: number | undefined;
   totalBlockingTimeMs?: number | undefined;
   firstContentfulPaintMs?: number | undefined;
+  /** Absent in runs stored before it was kept. */
+  speedIndexMs?: number | undefined;
 }
