@@ -152,6 +152,8 @@ export interface ReportPage {
   document: ReportDocument;
   bookingUrl: string;
   siteName: string;
+  /** The site's public contact address, printed at the foot of the report ('' when none is set). */
+  contactEmail: string;
   expiresAt?: Date | undefined;
   /** The site's time zone: the report's dates are its days, and the one time it shows names it. */
   timeZone: string;
@@ -167,8 +169,9 @@ async function agencyOffers(): Promise<Offer[]> {
 }
 
 async function reportPage(request: AuditRequestRow, run: SiteAuditRunRow, draft: ReportDraft, expiresAt?: Date): Promise<ReportPage> {
-  const [{ siteName, bookingUrl }, offers, timeZone] = await Promise.all([getSiteContent(), agencyOffers(), siteTimeZone()]);
+  const [{ siteName, bookingUrl, footer }, offers, timeZone] = await Promise.all([getSiteContent(), agencyOffers(), siteTimeZone()]);
   return {
+    contactEmail: footer.contactEmail,
     businessName: request.businessName,
     website: run.url,
     checkedAt: run.finishedAt,
