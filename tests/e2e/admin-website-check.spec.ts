@@ -258,5 +258,85 @@ test('the report page passes axe at phone and desktop width and prints without t
   await form.emulateMedia({ media: 'print' });
   await expect(form.locator('[data-site-header]')).toBeHidden();
   await expect(form.locator('[data-audit-report]')).toBeVisible();
+  await expect(form.locator('[data-report-contact]')).toBeVisible();
+  await expect(form.locator('[data-report-brand] [data-site-mark]')).toBeVisible();
   await visitor.close();
+});
+
+/** Every score bar's drawn length, as a share of its track, beside the score written next to it. */
+async function barsAgainstScores(page: Page, rows: string): Promise<Array<{ score: number; drawn: number }>> {
+  return page.locator(rows).evaluateAll((items) =>
+    items.map((item) => {
+      const score = Number(/(\d+) \/ 100/.exec(item.textContent ?? '')?.[1]);
+      const track = item.querySelector('[data-score-bar-track]')!.getBoundingClientRect().width;
+      const value = item.querySelector('[data-score-bar-value]')!.getBoundingClientRect().width;
+      return { score, drawn: (100 * value) / track };
+    }),
+  );
+}
+
+const PSI_BOUNDS: Record<string, [number, number]> = { lcp: [2.5, 4], fcp: [1.8, 3], si: [3.4, 5.8], tbt: [200, 600], cls: [0.1, 0.25] };
+
+test('the poor site’s report tells the truth briefly: bars as long as the scores, no CSP error, vitals rated by PageSpeed’s bounds, the top three first, three printed pages', async ({ page }) => {
+  test.setTimeout(180_000);
+  const business = `Truthful Report ${unique()}`;
+  await visitorRequests(page, business, sites.url('bad.test'));
+  await openRequest(page, business);
+  await expect(page.locator('[data-site-check] [data-overall-score]')).toBeVisible({ timeout: 60_000 });
+
+  // The admin's check: the bars measure the scores; the report is one jump away; the summary is a draft from the top fixes.
+  for (const { score, drawn } of await barsAgainstScores(page, '[data-category-score]')) expect(Math.abs(drawn - Math.max(2, score))).toBeLessThan(1.5);
+  await page.locator('[data-jump-report]').click();
+  await expect(page).toHaveURL(/#report$/);
+  const summary = page.locator('[data-report-editor]').getByLabel('Summary');
+  await expect(summary).toHaveValue(/scored \d+ out of 100 in our check\. The 3 changes that would bring you the most clients:\n1\. /);
+  await expect(page.locator('[data-report-editor]')).toContainText('make it yours before you send');
+  await page.screenshot({ path: test.info().outputPath('request-page-1280.png'), fullPage: true });
+
+  // Sent with the suggested summary as it stands; the requester opens it.
+  await page.locator('[data-report-editor]').getByRole('button', { name: 'Send report' }).click();
+  await page.getByRole('dialog', { name: 'Send the report?' }).getByRole('button', { name: 'Send report' }).click();
+  await expect(page.locator('[data-report-sent]')).toBeVisible();
+  const requester = (await page.locator('[data-fact="Email"]').textContent())!.trim();
+  const link = await linkFromOutbox(requester, '/audit-report/');
+
+  const reader = await page.context().browser()!.newContext({ storageState: { cookies: [], origins: [] }, viewport: VIEWPORTS.phone });
+  const tab = await reader.newPage();
+  const problems: string[] = [];
+  tab.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+  await tab.goto(link);
+  await expect(tab.getByRole('heading', { level: 1 })).toHaveText(`Website audit for ${business}`);
+  expect(problems, 'no console error (a style the CSP blocks logs one)').toEqual([]);
+  for (const { score, drawn } of await barsAgainstScores(tab, '[data-report-category]')) expect(Math.abs(drawn - Math.max(2, score))).toBeLessThan(1.5);
+
+  // The three fixes that bring the most clients lead, in plain words; the evidence waits behind "details".
+  const top = tab.locator('[data-report-top-check]');
+  await expect(top).toHaveCount(3);
+  await expect(top.first()).toHaveAttribute('data-report-check', /^(contact-form|booking-link|click-to-call|cta-above-fold|noindex|title|https|viewport)$/);
+  await expect(top.first().locator('[data-report-evidence] ul')).toBeHidden();
+  // The rest is folded by area; what works is one short list.
+  await expect(tab.locator('[data-report-rest] details[data-report-area]').first()).not.toHaveAttribute('open', /.*/);
+
+  // Core Web Vitals (when Lighthouse measured any) are rated by PageSpeed Insights' published bounds.
+  for (const measure of await tab.locator('[data-measure]').all()) {
+    const id = (await measure.getAttribute('data-measure'))!;
+    const bounds = PSI_BOUNDS[id];
+    if (!bounds) continue;
+    const text = (await measure.locator('[data-measure-value]').textContent())!.trim();
+    const value = id === 'tbt' ? (text.endsWith(' s') ? 1000 * parseFloat(text) : parseFloat(text)) : id === 'cls' ? parseFloat(text) : text.endsWith(' ms') ? parseFloat(text) / 1000 : parseFloat(text);
+    const expected = value <= bounds[0] ? 'good' : value > bounds[1] ? 'poor' : 'needs-improvement';
+    await expect(measure, `${id} ${text}`).toHaveAttribute('data-rating', expected);
+  }
+
+  // Brief: the report itself fits four phone screens, and three printed pages.
+  const reportHeight = await tab.locator('[data-audit-report]').evaluate((el) => el.getBoundingClientRect().height);
+  expect(reportHeight, 'the report on a phone, in px').toBeLessThanOrEqual(4 * VIEWPORTS.phone.height);
+  await tab.screenshot({ path: test.info().outputPath('report-390.png'), fullPage: true });
+  await tab.setViewportSize(VIEWPORTS.desktop);
+  await tab.screenshot({ path: test.info().outputPath('report-1280.png'), fullPage: true });
+  const pdf = await tab.pdf({ format: 'A4', path: test.info().outputPath('report.pdf') });
+  const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page\b(?!s)/g) ?? []).length;
+  expect(pages, 'printed A4 pages').toBeGreaterThan(0);
+  expect(pages, 'printed A4 pages').toBeLessThanOrEqual(3);
+  await reader.close();
 });

@@ -7,7 +7,7 @@
 import dns from 'node:dns';
 import type http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { safeFetch, useFixtureHosts, useTestNetwork } from '../../src/server/http/safe-fetch';
+import { safeFetch, useFixtureHosts, useTestNetwork, type RedirectAnswer } from '../../src/server/http/safe-fetch';
 import { safeFetchFailure as failure, standInCertificate, startStandIn, type StandInServer } from '../support/stand-in-https';
 
 let plain: StandInServer;
@@ -61,10 +61,18 @@ describe('allowedPorts', () => {
   it('refuses a redirect to another port, and reports the hop that sent it there', async () => {
     fakeDns({ 'shop.example': '93.184.216.34' });
     useFixtureHosts(['site.test']);
-    const hops: { url: string; status: number }[] = [];
+    const hops: RedirectAnswer[] = [];
     const err = await failure(safeFetch(plainAt('site.test', '/redirect?to=http://shop.example:8443/'), { allowedPorts: [80, 443], onRedirect: (hop) => hops.push(hop) }));
     expect(err.code).toBe('port-not-allowed');
-    expect(hops).toEqual([{ url: plainAt('site.test', '/redirect?to=http://shop.example:8443/'), status: 302 }]);
+    expect(hops).toEqual([{ url: plainAt('site.test', '/redirect?to=http://shop.example:8443/'), status: 302, location: 'http://shop.example:8443/' }]);
+  });
+
+  it('reports a redirect to an address that is not a valid URL, with the Location as the server wrote it', async () => {
+    useFixtureHosts(['site.test']);
+    const hops: RedirectAnswer[] = [];
+    const err = await failure(safeFetch(plainAt('site.test', `/redirect?to=${encodeURIComponent('http://[::1')}`), { onRedirect: (hop) => hops.push(hop) }));
+    expect(err).toMatchObject({ code: 'invalid-url', message: 'The server redirected to an address that is not a valid URL' });
+    expect(hops).toEqual([{ url: plainAt('site.test', `/redirect?to=${encodeURIComponent('http://[::1')}`), status: 302, location: 'http://[::1' }]);
   });
 
   it('still refuses an inside address first: a redirect to 127.0.0.1:PORT is about the address', async () => {

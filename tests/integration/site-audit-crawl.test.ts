@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { useTestNetwork } from '../../src/server/http/safe-fetch';
 import { CRAWL_LIMITS, CRAWL_STEPS, crawlSite, NO_BROWSER, type CrawlOptions } from '../../src/server/modules/site-audit/crawl';
 import { runChecks } from '../../src/server/modules/site-audit/checks';
+import type { CheckStatus } from '../../src/server/modules/site-audit/findings';
 import { normalizeAuditUrl } from '../../src/server/modules/site-audit/normalize-url';
 import type { SiteSnapshot } from '../../src/server/modules/site-audit/snapshot';
 import {
@@ -25,6 +26,7 @@ import {
   startAuditFixtureSites,
   type AuditFixtureSites,
 } from '../support/audit-fixture-sites';
+import { contradictions } from '../support/audit-verdict-pairs';
 import { standInCertificate, startStandIn, type StandInServer } from '../support/stand-in-https';
 
 const USER_AGENT = 'Acme website audit (+https://acme.example)';
@@ -158,8 +160,9 @@ describe('a site with every defect', () => {
     expect(snapshot.home.headers['content-encoding']).toBeUndefined();
     expect(snapshot.home.transferBytes).toBe(snapshot.home.bodyBytes);
     expect(snapshot.resources.find((r) => path(r.url) === '/img/banner.png')).toMatchObject({ kind: 'image', status: 200, bodyBytes: 400 * 1024 });
+    expect(snapshot.resources.find((r) => path(r.url) === '/img/team.bmp')).toMatchObject({ kind: 'image', status: 200, bodyBytes: 1_400 * 1024, headers: expect.objectContaining({ 'content-type': 'image/bmp' }) });
     expect(snapshot.resources.filter((r) => r.kind === 'script').every((r) => r.inHead)).toBe(true);
-    expect(snapshot.links.filter((l) => l.status === 404).map((l) => path(l.url))).toEqual(['/old-page', '/prices-2019', '/team']);
+    expect(snapshot.links.filter((l) => l.status === 404).map((l) => path(l.url))).toEqual(['/contact', '/old-page', '/prices-2019', '/team']);
     expect(snapshot.robotsTxt?.text).toBe('User-agent: *\nDisallow: /\n');
     expect(snapshot.sitemapXml).toMatchObject({ status: 404 });
   });
@@ -257,8 +260,8 @@ describe('redirects', () => {
       url: sites.url('redirect.test', '/b'),
       status: 200,
       redirects: [
-        { url: sites.url('redirect.test', '/'), status: 301 },
-        { url: sites.url('redirect.test', '/a'), status: 302 },
+        { url: sites.url('redirect.test', '/'), status: 301, location: sites.url('redirect.test', '/a') },
+        { url: sites.url('redirect.test', '/a'), status: 302, location: sites.url('redirect.test', '/b') },
       ],
     });
     expect(snapshot.home.html).toContain('<h1>Arrived</h1>');
@@ -272,13 +275,147 @@ describe('redirects', () => {
   });
 
   it.each([
-    ['/to-private', 'http://127.0.0.1'],
-    ['/to-localhost', 'http://localhost'],
-  ])('%s: a redirect inside is refused, and nothing inside is asked', async (from) => {
+    ['/to-private', (port: number) => `http://127.0.0.1:${port}/`],
+    ['/to-localhost', (port: number) => `http://localhost:${port}/`],
+    ['/to-metadata', () => 'http://169.254.169.254/latest/meta-data/'],
+  ])('%s: a redirect inside is refused, nothing inside is asked, and where it pointed is recorded', async (from, target) => {
     const snapshot = await crawl(sites.url('redirect.test', from));
     expectStoppedAtHome(snapshot, 'address-not-allowed');
-    expect(snapshot.home.redirects).toEqual([{ url: sites.url('redirect.test', from), status: 302 }]);
+    expect(snapshot.home.redirects).toEqual([{ url: sites.url('redirect.test', from), status: 302, location: target(sites.port) }]);
     expect(sites.requests.map((r) => r.host)).toEqual(['redirect.test']);
+  });
+
+  it('a refused redirect’s evidence names where the site tried to send the check, not the start address twice', async () => {
+    const snapshot = await crawl(sites.url('redirect.test', '/to-metadata'));
+    const reachable = runChecks(snapshot).find((check) => check.id === 'reachable');
+    expect(reachable).toMatchObject({
+      status: 'fail',
+      evidence: [
+        'The site redirected the check to an address it may not visit: 169.254.169.254 is a link-local (cloud metadata) address, which outbound requests may not reach',
+        `Redirected: ${sites.url('redirect.test', '/to-metadata')} (302) → http://169.254.169.254/latest/meta-data/ (refused: not a public address)`,
+      ],
+    });
+  });
+});
+
+/**
+ * Every check's verdict on the fixture sites, pinned (issue 38): a changed verdict fails here and must be
+ * meant. Related checks are read side by side too (tests/support/audit-verdict-pairs.ts).
+ */
+const VERDICTS: Record<'good.test' | 'bad.test', Record<string, CheckStatus>> = {
+  'good.test': {
+    reachable: 'pass',
+    https: 'fail', // served over plain http on this machine
+    'http-redirects': 'skipped',
+    hsts: 'skipped',
+    csp: 'pass',
+    'x-content-type-options': 'pass',
+    'frame-protection': 'pass',
+    'referrer-policy': 'pass',
+    'mixed-content': 'skipped',
+    ttfb: 'pass',
+    'html-size': 'pass',
+    'page-weight': 'pass',
+    compression: 'pass',
+    'cache-headers': 'pass',
+    'large-images': 'pass',
+    'image-formats': 'pass',
+    'render-blocking': 'pass',
+    lighthouse: 'skipped',
+    title: 'pass',
+    'meta-description': 'pass',
+    h1: 'pass',
+    canonical: 'pass',
+    noindex: 'pass',
+    'robots-txt': 'pass',
+    sitemap: 'pass',
+    lang: 'pass',
+    'image-alt': 'pass',
+    'open-graph': 'pass',
+    'twitter-card': 'pass',
+    'structured-data': 'pass',
+    favicon: 'pass',
+    viewport: 'pass',
+    'font-size': 'pass',
+    'tap-targets': 'pass',
+    'lighthouse-accessibility': 'skipped',
+    'contact-form': 'pass',
+    'booking-link': 'pass',
+    'chat-widget': 'pass',
+    'click-to-call': 'pass',
+    'email-link': 'pass',
+    reviews: 'pass',
+    'cta-above-fold': 'pass',
+    'lead-magnet': 'pass',
+    'broken-links': 'pass',
+  },
+  'bad.test': {
+    reachable: 'pass',
+    https: 'fail',
+    'http-redirects': 'skipped',
+    hsts: 'skipped',
+    csp: 'fail',
+    'x-content-type-options': 'warn',
+    'frame-protection': 'warn',
+    'referrer-policy': 'warn',
+    'mixed-content': 'skipped',
+    ttfb: 'pass',
+    'html-size': 'pass',
+    'page-weight': 'warn',
+    compression: 'fail',
+    'cache-headers': 'fail',
+    'large-images': 'fail',
+    'image-formats': 'fail', // the 1.4 MB BMP
+    'render-blocking': 'warn',
+    lighthouse: 'skipped',
+    title: 'fail',
+    'meta-description': 'warn',
+    h1: 'warn',
+    canonical: 'warn',
+    noindex: 'fail',
+    'robots-txt': 'fail',
+    sitemap: 'warn',
+    lang: 'warn',
+    'image-alt': 'fail',
+    'open-graph': 'warn',
+    'twitter-card': 'warn',
+    'structured-data': 'fail',
+    favicon: 'warn',
+    viewport: 'fail',
+    'font-size': 'skipped', // no viewport: not judged
+    'tap-targets': 'skipped',
+    'lighthouse-accessibility': 'skipped',
+    'contact-form': 'fail',
+    'booking-link': 'fail',
+    'chat-widget': 'fail',
+    'click-to-call': 'fail',
+    'email-link': 'warn',
+    reviews: 'warn',
+    'cta-above-fold': 'fail', // 'Contact us' leads to a 404
+    'lead-magnet': 'warn',
+    'broken-links': 'fail',
+  },
+};
+
+describe('verdicts on the fixture sites', () => {
+  it.each(Object.keys(VERDICTS) as (keyof typeof VERDICTS)[])('%s: every check as pinned, and related checks never contradict each other', async (host) => {
+    const snapshot = await crawl(sites.url(host));
+    const checks = runChecks(snapshot);
+    expect(Object.fromEntries(checks.map((check) => [check.id, check.status]))).toEqual(VERDICTS[host]);
+    expect(contradictions(checks, snapshot)).toEqual([]);
+  });
+
+  it('bad.test: the evidence of the rules this issue fixed', async () => {
+    const checks = runChecks(await crawl(sites.url('bad.test')));
+    const evidence = (id: string) => checks.find((check) => check.id === id)?.evidence;
+    expect(evidence('image-formats')?.slice(0, 2)).toEqual([
+      'Uncompressed pictures (BMP, TIFF) over 10 KB: 1 of 3 pictures; each weighs many times a JPEG, let alone a WebP',
+      '1.4 MB image/bmp /img/team.bmp',
+    ]);
+    expect(evidence('large-images')).toContain('1.4 MB /img/team.bmp');
+    expect(evidence('cta-above-fold')).toEqual(["'Contact us' near the top of the home page leads to /contact, which answers 404 Not Found"]);
+    expect(evidence('broken-links')).toContain('404 Not Found /contact (linked from /)');
+    expect(evidence('font-size')).toEqual(['Not judged: the page does not declare a viewport, so phones show it as a shrunken desktop page (see “Made to fit phone screens”)']);
   });
 });
 

@@ -78,6 +78,8 @@ const WEBP = fileOf('RIFF\x00\x00\x00\x00WEBPVP8 ', 3_000);
 const ICO = fileOf('\x00\x00\x01\x00\x01\x00', 1_150);
 const PNG_400_KB = fileOf('\x89PNG\r\n\x1a\n', 400 * 1024);
 const JPEG = fileOf('\xff\xd8\xff\xe0', 20_000);
+/** An uncompressed photo as a camera or scanner saves it (about 800×600 pixels at 24 bits). */
+const BMP_1_4_MB = fileOf('BM', 1_400 * 1024);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
 // ---------------------------------------------------------------------------------------------------------
@@ -249,8 +251,9 @@ function goodSite(exchange: Exchange): void {
 
 // ---------------------------------------------------------------------------------------------------------
 // bad.test: no title, a 900-character description, three h1s, no lang, no viewport, images without alt, a
-// 400 KB PNG, render-blocking scripts, no compression or cache headers, broken links, noindex, robots.txt
-// shutting everything out, no form, no booking or chat, JSON-LD that does not parse.
+// 400 KB PNG, a 1.4 MB BMP, render-blocking scripts, no compression or cache headers, broken links (the
+// "Contact us" button at the top among them), noindex, robots.txt shutting everything out, no form, no
+// booking or chat, JSON-LD that does not parse.
 
 const BAD_HOME = `<!doctype html>
 <html>
@@ -264,11 +267,13 @@ const BAD_HOME = `<!doctype html>
   <script type="application/ld+json">{ "@context": "https://schema.org", "@type": "LocalBusiness", "name": "Bad Plumbing", }</script>
 </head>
 <body>
+  <p><a href="/contact" class="button">Contact us</a></p>
   <h1>Welcome</h1>
   <h1>Plumbing</h1>
   <h1>Call us</h1>
   <img src="/img/banner.png">
   <img src="/img/van.jpg">
+  <img src="/img/team.bmp">
   <p><a href="/about">About</a> <a href="/old-page">Our old page</a> <a href="/prices-2019">Prices</a></p>
 </body>
 </html>`;
@@ -279,6 +284,7 @@ function badSite(exchange: Exchange): void {
   if (path === '/about') return send(exchange, 'text/html', '<html><body><h1>About</h1><a href="/">Home</a> <a href="/team">Team</a></body></html>');
   if (path === '/img/banner.png') return send(exchange, 'image/png', PNG_400_KB);
   if (path === '/img/van.jpg') return send(exchange, 'image/jpeg', JPEG);
+  if (path === '/img/team.bmp') return send(exchange, 'image/bmp', BMP_1_4_MB);
   if (path === '/css/style.css') return send(exchange, 'text/css', 'body { margin: 0 }\n'.repeat(500));
   if (path === '/js/jquery.js' || path === '/js/slider.js') return send(exchange, 'application/javascript', 'var x = 1;\n'.repeat(8_000));
   if (path === '/robots.txt') return send(exchange, 'text/plain', 'User-agent: *\nDisallow: /\n');
@@ -286,7 +292,8 @@ function badSite(exchange: Exchange): void {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// redirect.test: a chain, a loop, and redirects to this machine by address and by name.
+// redirect.test: a chain, a loop, and redirects to this machine by address and by name, and to the cloud
+// metadata address.
 
 function redirectSite(exchange: Exchange): void {
   const { path, port } = exchange;
@@ -297,6 +304,7 @@ function redirectSite(exchange: Exchange): void {
   if (path === '/loop2') return redirect(exchange, 302, '/loop');
   if (path === '/to-private') return redirect(exchange, 302, `http://127.0.0.1:${port}/`);
   if (path === '/to-localhost') return redirect(exchange, 302, `http://localhost:${port}/`);
+  if (path === '/to-metadata') return redirect(exchange, 302, 'http://169.254.169.254/latest/meta-data/');
   notFound(exchange);
 }
 

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CHECK_IDS, runChecks } from '../../src/server/modules/site-audit/checks';
+import { CHECK_COUNT, CHECK_IDS, runChecks } from '../../src/server/modules/site-audit/checks';
+import { LEADS_CHECKS } from '../../src/server/modules/site-audit/checks/leads';
+import { LINKS_CHECKS } from '../../src/server/modules/site-audit/checks/links';
+import { MOBILE_CHECKS } from '../../src/server/modules/site-audit/checks/mobile';
 import { nestingCut } from '../../src/server/modules/site-audit/checks/nesting';
 import type { CheckResult } from '../../src/server/modules/site-audit/findings';
 import type {
@@ -12,7 +15,12 @@ import type {
   ResourceKind,
   SiteSnapshot,
 } from '../../src/server/modules/site-audit/snapshot';
+import { SEARCH_CHECKS } from '../../src/server/modules/site-audit/checks/search';
+import { SECURITY_CHECKS } from '../../src/server/modules/site-audit/checks/security';
+import { SPEED_CHECKS } from '../../src/server/modules/site-audit/checks/speed';
 import { countWords, cutText, formatBytes, formatDuration, formatMs, limitLines, quote } from '../../src/server/modules/site-audit/text';
+import { REPORT_LIMITS } from '../../src/shared/schemas/audit-report';
+import { contradictions } from '../support/audit-verdict-pairs';
 
 const SITE = 'https://smile-dental.example';
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/site-audit/${name}`, import.meta.url), 'utf8');
@@ -157,7 +165,7 @@ describe('site audit checks on a good small-business site', () => {
     expect(evidenceOf(checks, 'booking-link')).toContain("Calendly on the home page: <a href> 'https://calendly.com/smile-dental/checkup'");
     expect(evidenceOf(checks, 'chat-widget')).toContain('tawk.to');
     expect(evidenceOf(checks, 'click-to-call')).toContain("'tel:+441134960000'");
-    expect(evidenceOf(checks, 'cta-above-fold')).toMatch(/^'Book a free consultation' near the top of the home page \(after about \d+ words\)$/);
+    expect(evidenceOf(checks, 'cta-above-fold')).toMatch(/^'Book a free consultation' near the top of the home page \(after about \d+ words\), leading to https:\/\/calendly\.com\/smile-dental\/checkup$/);
     expect(evidenceOf(checks, 'lead-magnet')).toContain('Mailchimp');
     expect(evidenceOf(checks, 'reviews')).toContain('review structured data');
     expect(evidenceOf(checks, 'structured-data')).toBe("Dentist 'Smile Dental' with name, address and telephone");
@@ -209,8 +217,8 @@ describe('site audit checks on a page with every defect', () => {
       'structured-data': 'warn',
       favicon: 'warn',
       viewport: 'fail',
-      'font-size': 'warn',
-      'tap-targets': 'warn',
+      'font-size': 'skipped',
+      'tap-targets': 'skipped',
       'contact-form': 'fail',
       'booking-link': 'fail',
       'chat-widget': 'fail',
@@ -258,11 +266,9 @@ describe('site audit checks on a page with every defect', () => {
     expect(evidenceOf(checks, 'image-alt')).toBe("1 of 4 images have alt text\nWithout alt:\n'http://img.old-host.example/hero.jpg'\n'/img/a.jpg'\n'/img/b.jpg'");
     expect(evidenceOf(checks, 'structured-data')).toBe("Organization 'Bob's Coaching' without address, telephone");
     expect(evidenceOf(checks, 'viewport')).toContain('A fixed width');
-    expect(evidenceOf(checks, 'font-size')).toContain("'.small p, footer' { font-size: '10px' } in a <style> block");
-    expect(evidenceOf(checks, 'font-size')).not.toContain('8px');
-    expect(evidenceOf(checks, 'font-size')).toContain('Judged from the markup');
-    expect(evidenceOf(checks, 'tap-targets')).toContain('<a style=\'width:16px;height:16px;display:inline-block\'>');
-    expect(evidenceOf(checks, 'tap-targets')).toContain('6 or more links in a row');
+    for (const id of ['font-size', 'tap-targets']) {
+      expect(byId(checks, id).evidence).toEqual(['Not judged: the viewport tag sets a fixed width, so phones shrink the whole page to fit it (see “Made to fit phone screens”)']);
+    }
     expect(evidenceOf(checks, 'click-to-call')).toContain("The number '0113 496 0123' on the home page is text");
     expect(evidenceOf(checks, 'contact-form')).toBe('No <form> with an email field on the 2 pages checked');
     expect(byId(checks, 'broken-links').evidence).toEqual(['Broken: 2 of 3 links checked', '404 Not Found /old-page (linked from /about)', 'no answer /gone (linked from /)']);
@@ -366,6 +372,57 @@ describe('single checks', () => {
     const stopped = { ...snapshot, lighthouse: undefined, skipped: [{ check: 'Lighthouse' as const, reason: 'Lighthouse stopped: the page used too much memory (more than 1024 MB).' }] };
     expect(byId(runChecks(stopped), 'lighthouse')).toMatchObject({ status: 'skipped', evidence: ['Lighthouse stopped: the page used too much memory (more than 1024 MB).'] });
   });
+
+  it('keeps the Core Web Vitals as measures rated by PageSpeed Insights, besides the evidence line', () => {
+    const snapshot = good();
+    const measured = runChecks({
+      ...snapshot,
+      lighthouse: { performance: 35, accessibility: 96, largestContentfulPaintMs: 26_912, cumulativeLayoutShift: 0.12, totalBlockingTimeMs: 180, firstContentfulPaintMs: 2_950, speedIndexMs: 5_800 },
+    });
+    const speed = byId(measured, 'lighthouse');
+    expect(speed.status).toBe('fail');
+    expect(speed.evidence).toEqual(['Performance 35 of 100 on a phone (90 or more is good)', 'Core Web Vitals: largest content shown after 26.9 s, layout shift 0.12, blocked for 180 ms, first content after 3 s']);
+    expect(speed.measures).toEqual([
+      { id: 'lcp', label: 'Largest content shown', value: 26_900, unit: 'ms', display: '26.9 s', rating: 'poor' },
+      { id: 'cls', label: 'Layout shift (content jumping)', value: 0.12, unit: '', display: '0.12', rating: 'needs-improvement' },
+      { id: 'tbt', label: 'Time blocked by scripts', value: 180, unit: 'ms', display: '180 ms', rating: 'good' },
+      { id: 'fcp', label: 'First content shown', value: 3_000, unit: 'ms', display: '3 s', rating: 'needs-improvement' },
+      { id: 'si', label: 'Page filled in (Speed Index)', value: 5_800, unit: 'ms', display: '5.8 s', rating: 'needs-improvement' },
+    ]);
+    // Only what Lighthouse measured; none at all when it measured none, and none on the accessibility check.
+    const partial = byId(runChecks({ ...snapshot, lighthouse: { performance: 70, accessibility: 96, cumulativeLayoutShift: 0 } }), 'lighthouse');
+    expect(partial.measures).toEqual([{ id: 'cls', label: 'Layout shift (content jumping)', value: 0, unit: '', display: '0.00', rating: 'good' }]);
+    const bare = runChecks({ ...snapshot, lighthouse: { performance: 70, accessibility: 96 } });
+    expect(byId(bare, 'lighthouse')).not.toHaveProperty('measures');
+    expect(byId(bare, 'lighthouse').evidence).toContain('No Core Web Vitals measured');
+    expect(byId(measured, 'lighthouse-accessibility')).not.toHaveProperty('measures');
+    expect(byId(runChecks({ ...snapshot, lighthouse: undefined }), 'lighthouse')).not.toHaveProperty('measures');
+  });
+
+  it('does not pass a fast score while a Core Web Vital is poor, and says which', () => {
+    const snapshot = good();
+    const speed = (lighthouse: NonNullable<SiteSnapshot['lighthouse']>) => byId(runChecks({ ...snapshot, lighthouse }), 'lighthouse');
+    const fine = { performance: 96, accessibility: 98, largestContentfulPaintMs: 2_500, cumulativeLayoutShift: 0.25, totalBlockingTimeMs: 600, firstContentfulPaintMs: 9_000, speedIndexMs: 9_000 };
+    // At the poor bounds a vital still needs improvement; a poor FCP or Speed Index alone is not a Core Web Vital.
+    expect(speed(fine)).toMatchObject({ status: 'pass' });
+    expect(speed(fine).topic).toBeUndefined();
+
+    const slowLcp = speed({ ...fine, largestContentfulPaintMs: 4_100 });
+    expect(slowLcp).toMatchObject({ status: 'warn', topic: 'website-speed' });
+    expect(slowLcp.evidence[0]).toBe('Performance 96 of 100 on a phone (90 or more is good)');
+    expect(slowLcp.evidence[2]).toBe('Poor despite the score: largest content shown 4.1 s (good up to 2.5 s, poor over 4 s)');
+    expect(slowLcp.fix).toMatch(/Core Web Vital/);
+    expect(slowLcp.measures?.find((m) => m.id === 'lcp')?.rating).toBe('poor');
+
+    expect(speed({ ...fine, cumulativeLayoutShift: 0.26 }).status).toBe('warn');
+    expect(speed({ ...fine, totalBlockingTimeMs: 650 }).status).toBe('warn');
+    const both = speed({ ...fine, performance: 90, largestContentfulPaintMs: 5_000, cumulativeLayoutShift: 0.4 });
+    expect(both.status).toBe('warn');
+    expect(both.evidence[2]).toBe('Poor despite the score: largest content shown 5 s (good up to 2.5 s, poor over 4 s); layout shift (content jumping) 0.40 (good up to 0.1, poor over 0.25)');
+    // A score that does not pass keeps its band: a poor vital does not make a warning a failure, nor a failure milder.
+    expect(speed({ ...fine, performance: 89, largestContentfulPaintMs: 9_000 })).toMatchObject({ status: 'warn', evidence: [expect.any(String), expect.any(String)] });
+    expect(speed({ ...fine, performance: 40, largestContentfulPaintMs: 9_000 }).status).toBe('fail');
+  });
 });
 
 describe('leads across pages', () => {
@@ -417,7 +474,7 @@ describe('leads across pages', () => {
   it('counts a sign-up form by the words around it, and a plain input button as a call to action', () => {
     const html = '<body><input type="button" value="Request a callback"><section><h2>Our newsletter</h2><form><input type="email" name="email"><button>Join</button></form></section></body>';
     const checks = runChecks(snapshotOf(page('/', html)));
-    expect(evidenceOf(checks, 'lead-magnet')).toBe("a sign-up form (mentions 'newsletter') on the home page");
+    expect(evidenceOf(checks, 'lead-magnet')).toBe("a sign-up form (mentions 'newsletter') on the home page, sending to /");
     expect(evidenceOf(checks, 'cta-above-fold')).toContain("'Request a callback'");
   });
 
@@ -434,7 +491,7 @@ describe('leads across pages', () => {
     const menuOnly = runChecks(snapshotOf(page('/', `<body><nav><a href="/contact">Contact</a></nav>${filler}<a href="/book">Book now</a></body>`)));
     expect(byId(menuOnly, 'cta-above-fold').status).toBe('warn');
     const headerButton = runChecks(snapshotOf(page('/', `<body><header><nav><a href="/">Home</a></nav><a href="/quote">Get a quote</a></header>${filler}</body>`)));
-    expect(byId(headerButton, 'cta-above-fold').evidence).toEqual(["'Get a quote' near the top of the home page (after about 0 words)"]);
+    expect(byId(headerButton, 'cta-above-fold').evidence).toEqual(["'Get a quote' near the top of the home page (after about 0 words), leading to /quote"]);
   });
 });
 
@@ -620,5 +677,282 @@ describe('site audit text helpers', () => {
     expect(limitLines(['a', 'b', 'c'], 2)).toEqual(['a', 'b', 'and 1 more']);
     expect(limitLines(Array.from({ length: 45 }, String))).toHaveLength(9);
     expect(limitLines(Array.from({ length: 45 }, String)).at(-1)).toBe('and 37 more');
+  });
+});
+
+describe('verdicts that agree with their evidence (issue 38)', () => {
+  const withHomeHtml = (html: string, extra: Partial<SiteSnapshot> = {}) => runChecks(snapshotOf(page('/', html), extra));
+
+  describe('image formats', () => {
+    const withImages = (...images: FetchedResource[]) => withHomeHtml('<html><body><h1>Pictures</h1></body></html>', { resources: images });
+    const image = (path: string, bytes: number, type: string) => resource(path, 'image', bytes, type ? { 'content-type': type } : {});
+
+    it('fails an uncompressed BMP that large-images fails too, naming it, and lists the older formats after it', () => {
+      const checks = withImages(image('/img/team.bmp', 1_400 * 1024, 'image/bmp'), image('/img/hero.webp', 80_000, 'image/webp'), image('/img/old.png', 120_000, 'image/png'));
+      expect(byId(checks, 'large-images')).toMatchObject({ status: 'fail', evidence: ['Over 300 KB: 1 of 3 pictures', '1.4 MB /img/team.bmp'] });
+      expect(byId(checks, 'image-formats')).toMatchObject({
+        status: 'fail',
+        evidence: [
+          'Uncompressed pictures (BMP, TIFF) over 10 KB: 1 of 3 pictures; each weighs many times a JPEG, let alone a WebP',
+          '1.4 MB image/bmp /img/team.bmp',
+          'Also 1 older-format picture over 50 KB (could be WebP or AVIF)',
+          '117 KB image/png /img/old.png',
+        ],
+        topic: 'website-speed',
+      });
+      expect(byId(checks, 'image-formats').fix).toContain('Convert the listed pictures to WebP or AVIF');
+    });
+
+    it.each([
+      ['a TIFF', '/scan.tiff', 200_000, 'image/tiff', 'fail'],
+      ['a BMP as image/x-ms-bmp', '/photo', 60_000, 'image/x-ms-bmp', 'fail'],
+      ['a BMP known by its extension only', '/photo.BMP?v=2', 60_000, '', 'fail'],
+      ['a BMP sent as application/octet-stream', '/photo.bmp', 60_000, 'application/octet-stream', 'fail'],
+      ['a tiny BMP (a 32×32 icon)', '/dot.bmp', 4_000, 'image/bmp', 'pass'],
+      ['a large WebP', '/a.webp', 250_000, 'image/webp', 'pass'],
+      ['a large AVIF', '/a.avif', 250_000, 'image/avif', 'pass'],
+      ['a large SVG (drawn, not stored pixel by pixel)', '/map.svg', 200_000, 'image/svg+xml; charset=utf-8', 'pass'],
+      ['a JPEG over 50 KB', '/a.jpg', 60_000, 'image/jpeg', 'warn'],
+      ['a PNG known by its extension only, over 50 KB', '/a.png', 60_000, '', 'warn'],
+      ['a PNG under 50 KB', '/a.png', 40_000, 'image/png', 'pass'],
+      ['a HEIC over 50 KB (not a web format)', '/a.heic', 80_000, 'image/heic', 'warn'],
+      ['an icon over 50 KB', '/big.ico', 70_000, 'image/x-icon', 'warn'],
+      ['an HTML error page answered for a picture', '/missing.jpg', 90_000, 'text/html', 'pass'],
+    ])('%s: %s', (_, path, bytes, type, status) => {
+      expect(byId(withImages(image(path, bytes, type)), 'image-formats').status).toBe(status);
+    });
+
+    it('says what it passed: the pictures over 50 KB, or that there were none', () => {
+      expect(byId(withImages(image('/a.webp', 250_000, 'image/webp'), image('/b.png', 3_000, 'image/png')), 'image-formats').evidence).toEqual([
+        'The picture over 50 KB is WebP, AVIF or SVG (2 pictures fetched)',
+      ]);
+      expect(byId(withImages(image('/b.png', 3_000, 'image/png')), 'image-formats').evidence).toEqual(['No picture over 50 KB in an older format, and none uncompressed (1 picture fetched)']);
+      expect(byId(withImages(image('/picture?id=5', 90_000, '')), 'image-formats')).toMatchObject({
+        status: 'pass',
+        evidence: [
+          'No picture over 50 KB in an older format, and none uncompressed (1 picture fetched)',
+          'The format of 1 picture over 50 KB could not be told (no media type or known file name):',
+          '88 KB a file of no known type /picture?id=5',
+        ],
+      });
+    });
+  });
+
+  describe('text size and tap targets follow the viewport', () => {
+    const tiny = '<p style="font-size:9px">Fine print</p><a href="/" style="width:10px;height:10px">x</a>';
+
+    it.each([
+      ['no viewport tag', '', 'Not judged: the page does not declare a viewport, so phones show it as a shrunken desktop page (see “Made to fit phone screens”)'],
+      ['a fixed width', '<meta name="viewport" content="width=1024">', 'Not judged: the viewport tag sets a fixed width, so phones shrink the whole page to fit it (see “Made to fit phone screens”)'],
+    ])('are not judged on a page with %s, which the viewport check fails', (_, meta, reason) => {
+      const checks = withHomeHtml(`<html><head>${meta}</head><body>${tiny}</body></html>`);
+      expect(byId(checks, 'viewport').status).toBe('fail');
+      for (const id of ['font-size', 'tap-targets']) expect(byId(checks, id), id).toMatchObject({ status: 'skipped', evidence: [reason] });
+      expect(byId(checks, 'font-size').topic).toBeUndefined();
+    });
+
+    it.each([
+      ['laid out for phones', 'width=device-width, initial-scale=1', 'pass'],
+      ['without width=device-width (the viewport only warns)', 'initial-scale=1', 'warn'],
+    ])('are judged on a page %s', (_, content, viewportStatus) => {
+      const checks = withHomeHtml(`<html><head><meta name="viewport" content="${content}"></head><body>${tiny}</body></html>`);
+      expect(byId(checks, 'viewport').status).toBe(viewportStatus);
+      expect(byId(checks, 'font-size').status).toBe('warn');
+      expect(byId(checks, 'tap-targets').status).toBe('warn');
+    });
+
+    it('names what it found on the defects page once that page is laid out for phones', () => {
+      const checks = withHomeHtml(fixture('defects.html').replace('content="width=1024"', 'content="width=device-width, initial-scale=1"'));
+      expect(evidenceOf(checks, 'font-size')).toContain("'.small p, footer' { font-size: '10px' } in a <style> block");
+      expect(evidenceOf(checks, 'font-size')).not.toContain('8px');
+      expect(evidenceOf(checks, 'font-size')).toContain('Judged from the markup');
+      expect(evidenceOf(checks, 'tap-targets')).toContain("<a style='width:16px;height:16px;display:inline-block'>");
+      expect(evidenceOf(checks, 'tap-targets')).toContain('6 or more links in a row');
+    });
+  });
+
+  describe('a call to action counts when its link answers', () => {
+    const top = (links: CheckedLink[], body: string) => withHomeHtml(`<html><body>${body}<p>Welcome to the practice.</p></body></html>`, { links });
+
+    it('fails a button whose link answers 404, naming the button, where it leads and the answer', () => {
+      const checks = top([link('/contact', 404)], '<p><a href="/contact" class="button">Contact us</a></p>');
+      expect(byId(checks, 'cta-above-fold')).toMatchObject({
+        status: 'fail',
+        evidence: ["'Contact us' near the top of the home page leads to /contact, which answers 404 Not Found"],
+        topic: 'lead-capture',
+      });
+      expect(byId(checks, 'cta-above-fold').fix).toContain('leads to an error page');
+      expect(byId(checks, 'broken-links').evidence).toContain('404 Not Found /contact (linked from /)');
+    });
+
+    it('resolves the link against the page and compares it without its #fragment; no answer is broken too', () => {
+      const checks = top([link('/contact', 0)], '<a href="contact#form">Contact</a>');
+      expect(byId(checks, 'cta-above-fold').evidence).toEqual(["'Contact' near the top of the home page leads to /contact, which answers no answer"]);
+    });
+
+    it('passes on a further call to action that works when the first is broken', () => {
+      const checks = top([link('/contact', 404), link('/book', 200)], '<a href="/contact">Contact us</a> <a href="/book">Book now</a>');
+      expect(byId(checks, 'cta-above-fold')).toMatchObject({ status: 'pass', evidence: ["'Book now' near the top of the home page (after about 2 words), leading to /book"] });
+    });
+
+    it.each([
+      ['a button without a link', '<button>Request a callback</button>', [], "'Request a callback' near the top of the home page (after about 0 words)"],
+      ['a same-page anchor', '<a href="#book">Book now</a>', [link('/', 200)], "'Book now' near the top of the home page (after about 0 words)"],
+      ['a link to another site (not checked)', '<a href="https://calendly.com/smile/intro">Book a visit</a>', [], "'Book a visit' near the top of the home page (after about 0 words), leading to https://calendly.com/smile/intro"],
+      ['a link the crawl did not check', '<a href="/quote">Get a quote</a>', [], "'Get a quote' near the top of the home page (after about 0 words), leading to /quote"],
+      ['a link behind a login (401)', '<a href="/portal/book">Book online</a>', [link('/portal/book', 401)], "'Book online' near the top of the home page (after about 0 words), leading to /portal/book"],
+    ])('counts %s as before', (_, body, links, evidence) => {
+      expect(byId(top(links as CheckedLink[], body), 'cta-above-fold')).toMatchObject({ status: 'pass', evidence: [evidence] });
+    });
+  });
+
+  it('lead-magnet warns when the sign-up form sends to a broken address, and names it when it works', () => {
+    const form = '<section><h2>Our newsletter</h2><form action="/subscribe"><input type="email" name="email"><button>Join</button></form></section>';
+    const broken = withHomeHtml(`<body>${form}</body>`, { links: [link('/subscribe', 404)] });
+    expect(byId(broken, 'lead-magnet')).toMatchObject({ status: 'warn', evidence: ['The sign-up form on the home page sends to /subscribe, which answers 404 Not Found'], topic: 'newsletter' });
+    expect(byId(broken, 'lead-magnet').fix).toContain('Sign-ups through the form are probably lost');
+    const working = withHomeHtml(`<body>${form}</body>`, { links: [link('/subscribe', 200)] });
+    expect(byId(working, 'lead-magnet').evidence).toEqual(["a sign-up form (mentions 'newsletter') on the home page, sending to /subscribe"]);
+  });
+
+  it('favicon warns when the icon the page names answers 404', () => {
+    const html = '<html><head><link rel="icon" href="/favicon.png"></head><body></body></html>';
+    const missing = withHomeHtml(html, { resources: [resource('/favicon.png', 'other', 300, HTML, { status: 404 })] });
+    expect(byId(missing, 'favicon')).toMatchObject({ status: 'warn', evidence: ["<link rel='icon' href='/favicon.png'>", 'The icon answers 404 Not Found, so browsers show none'] });
+    const there = withHomeHtml(html, { resources: [resource('/favicon.png', 'other', 300, { 'content-type': 'image/png' })] });
+    expect(byId(there, 'favicon').status).toBe('pass');
+  });
+
+  it('noindex passes but says so when robots.txt keeps search engines out', () => {
+    const checks = withHomeHtml('<html><head><title>Smile Dental in Leeds</title></head><body></body></html>', { robotsTxt: textFile('/robots.txt', 'User-agent: *\nDisallow: /\n') });
+    expect(byId(checks, 'robots-txt').status).toBe('fail');
+    expect(byId(checks, 'noindex')).toMatchObject({
+      status: 'pass',
+      evidence: ['No noindex in the robots meta tag or the X-Robots-Tag header', 'robots.txt keeps search engines from reading the site, though (see “robots.txt lets search engines in”)'],
+    });
+  });
+});
+
+describe('redirect evidence names where the site tried to send the check', () => {
+  const START = 'http://smile-dental.example/';
+  const METADATA = { code: 'address-not-allowed', message: '169.254.169.254 is a link-local (cloud metadata) address, which outbound requests may not reach' };
+  const failedHome = (redirects: FetchedPage['redirects'], failure: { code: string; message: string }) =>
+    page('/', undefined, { requestedUrl: START, url: redirects.at(-1)?.url ?? START, status: 0, headers: {}, redirects, failure });
+  const reachable = (home: FetchedPage) => byId(runChecks(snapshotOf(home)), 'reachable');
+
+  it('a refused redirect shows the address it pointed to and why, not the start address twice', () => {
+    const home = failedHome([{ url: START, status: 302, location: 'http://169.254.169.254/latest/meta-data/' }], METADATA);
+    const checks = runChecks(snapshotOf(home));
+    expect(byId(checks, 'reachable')).toMatchObject({
+      status: 'fail',
+      evidence: [
+        `The site redirected the check to an address it may not visit: ${METADATA.message}`,
+        `Redirected: ${START} (302) → http://169.254.169.254/latest/meta-data/ (refused: not a public address)`,
+      ],
+    });
+    expect(byId(checks, 'reachable').evidence.join('\n')).not.toContain(`(302) → ${START}`);
+    expect(byId(checks, 'title')).toMatchObject({ status: 'skipped', evidence: [`The site redirected the check to an address it may not visit: ${METADATA.message}`] });
+  });
+
+  it.each([
+    ['port-not-allowed', 'Port 8080 of shop.example may not be asked', 'http://shop.example:8080/', 'refused: a port the check does not ask'],
+    ['scheme-not-allowed', 'Only http and https addresses may be fetched, not ftp', 'ftp://files.example/', 'refused: not an http or https address'],
+    ['invalid-url', 'The server redirected to an address that is not a valid URL', 'http://[::1', 'refused: not a valid address'],
+    ['dns-failed', 'The host name gone.example could not be resolved', 'https://gone.example/', 'did not answer: the host name gone.example could not be resolved'],
+  ])('%s: the Location and the reason', (code, message, location, reason) => {
+    const home = failedHome([{ url: START, status: 301, location }], { code, message });
+    expect(reachable(home).evidence[1]).toBe(`Redirected: ${START} (301) → ${location} (${reason})`);
+  });
+
+  it('a loop shows its first hops and its last, and the redirect it did not follow', () => {
+    const hops = ['/loop', '/loop2', '/loop', '/loop2', '/loop', '/loop2'].map((path, i) => ({ url: `${SITE}${path}`, status: 302, location: `${SITE}${i % 2 ? '/loop' : '/loop2'}` }));
+    const evidence = reachable(failedHome(hops, { code: 'too-many-redirects', message: 'More than 5 redirects' })).evidence;
+    expect(evidence).toEqual([
+      'The site kept redirecting (more than 5 redirects)',
+      `Redirected: ${SITE}/loop (302) → ${SITE}/loop2 (302) → … 3 more … → ${SITE}/loop2 (302) → ${SITE}/loop (not followed: more than 5 redirects)`,
+    ]);
+  });
+
+  it('cuts a long Location and shows it as text', () => {
+    const location = `https://evil.example/${'a'.repeat(3_000)}"><script>alert(1)</script>`;
+    const line = reachable(failedHome([{ url: START, status: 302, location }], METADATA)).evidence[1]!;
+    expect(line).toBe(`Redirected: ${START} (302) → ${`https://evil.example/${'a'.repeat(80)}`.slice(0, 80)}… (refused: not a public address)`);
+  });
+
+  it('a run stored before the Location was recorded still says the redirect was not followed', () => {
+    const line = reachable(failedHome([{ url: START, status: 302 }], METADATA)).evidence[1];
+    expect(line).toBe(`Redirected: ${START} (302) → an address not recorded (refused: not a public address)`);
+  });
+
+  it('a followed chain still ends at the address that answered', () => {
+    const home = page('/', '<title>x</title>', { requestedUrl: START, redirects: [{ url: START, status: 301, location: `${SITE}/` }] });
+    expect(reachable(home).evidence[1]).toBe(`Redirected: ${START} (301) → ${SITE}/`);
+  });
+
+  it('http-redirects warns with where the plain-http address sent visitors when that failed', () => {
+    const plain = { ...response(START, { status: 0, redirects: [{ url: START, status: 301, location: 'https://smile-dental.example:8443/' }] }), failure: { code: 'port-not-allowed', message: 'Port 8443 …' } };
+    const snapshot = goodSnapshot();
+    const check = byId(runChecks({ ...snapshot, httpVersion: plain }), 'http-redirects');
+    expect(check).toMatchObject({
+      status: 'warn',
+      evidence: [`${START} (301) → https://smile-dental.example:8443/ (refused: a port the check does not ask): visitors typing the address without https may see an error`],
+    });
+  });
+});
+
+describe('the number of checks', () => {
+  it('is counted from the definitions; the README names it and the report limits stay above it', () => {
+    const definitions = [SECURITY_CHECKS, SPEED_CHECKS, SEARCH_CHECKS, MOBILE_CHECKS, LEADS_CHECKS, LINKS_CHECKS].reduce((sum, list) => sum + list.length, 0);
+    expect(CHECK_COUNT).toBe(definitions);
+    expect(CHECK_COUNT).toBe(CHECK_IDS.length);
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(/(\d+) checks in six categories/.exec(readme)?.[1]).toBe(String(CHECK_COUNT));
+    expect(REPORT_LIMITS.checks).toBeGreaterThan(CHECK_COUNT);
+  });
+});
+
+describe('related checks never rest on the same thing for opposite verdicts', () => {
+  /** A poor site as the issue found it: a 1.4 MB BMP, no viewport, small text, a 'Contact us' button to a 404. */
+  function poorSnapshot(): SiteSnapshot {
+    const html = `<html><head><title>Bob's Plumbing in Leeds</title></head><body>
+      <p><a href="/contact" class="button">Contact us</a></p><h1>Plumbing</h1>
+      <p style="font-size:9px">Small print</p><img src="/img/team.bmp"></body></html>`;
+    return snapshotOf(page('/', html, { headers: HTML }), {
+      resources: [resource('/img/team.bmp', 'image', 1_400 * 1024, { 'content-type': 'image/bmp' })],
+      resourcesSeen: 1,
+      links: [link('/contact', 404)],
+      robotsTxt: textFile('/robots.txt', 'User-agent: *\nDisallow: /\n'),
+    });
+  }
+
+  it.each([
+    ['the good site', goodSnapshot],
+    ['the defects site', defectsSnapshot],
+    ['the poor site', poorSnapshot],
+  ])('%s: no contradiction', (_, snapshotFor) => {
+    const snapshot = snapshotFor();
+    expect(contradictions(runChecks(snapshot), snapshot)).toEqual([]);
+  });
+
+  it('finds the contradictions of issue 38 when they are there (the verdicts as they were)', () => {
+    const snapshot = poorSnapshot();
+    const before: Record<string, Pick<CheckResult, 'status' | 'evidence'>> = {
+      'image-formats': { status: 'pass', evidence: ['No picture over 50 KB is a JPEG, PNG or GIF (1 picture fetched)'] },
+      'font-size': { status: 'pass', evidence: ['No body text styled below 12px'] },
+      'tap-targets': { status: 'pass', evidence: ['No link or button sized under 24px or crowded together'] },
+      'cta-above-fold': { status: 'pass', evidence: ["'Contact us' near the top of the home page (after about 0 words)"] },
+      noindex: { status: 'pass', evidence: ['No noindex in the robots meta tag or the X-Robots-Tag header'] },
+      'contact-form': { status: 'pass', evidence: ['Form with an email field on the home page (sends to /contact)'] },
+    };
+    const checks = runChecks(snapshot).map((check) => ({ ...check, ...before[check.id] }));
+    expect(contradictions(checks, snapshot)).toEqual([
+      'contact-form passes and broken-links fails, both citing /contact',
+      'viewport fails, yet font-size is judged (pass) on the shrunken page',
+      'viewport fails, yet tap-targets is judged (pass) on the shrunken page',
+      "cta-above-fold passes on 'Contact us', which leads to /contact, a broken link",
+      'contact-form passes with a form sending to /contact, a broken link',
+      'image-formats passes over /img/team.bmp, a large picture in image/bmp',
+      'noindex passes ("search engines may list the site") while robots.txt shuts them out, without saying so',
+    ]);
   });
 });

@@ -29,6 +29,8 @@ interface Props {
   /** The checks of the newest finished run, worst first. */
   checks: CheckRow[];
   draft: ReportDraft;
+  /** The summary is a suggestion written from the top fixes, not yet saved by anyone. */
+  suggested?: boolean;
 }
 
 const isProblem = (c: CheckRow) => c.status === 'fail' || c.status === 'warn';
@@ -149,7 +151,11 @@ export default function ReportEditor(props: Props) {
     >
       <TextArea
         label="Summary"
-        hint={`Shown at the top of the report, in your words: what you found and what you would do first. Plain text, up to ${REPORT_LIMITS.summary} characters.`}
+        hint={
+          props.suggested && !dirty
+            ? `A suggestion written from the three fixes that would bring the most clients: make it yours before you send. Plain text, up to ${REPORT_LIMITS.summary} characters.`
+            : `Shown at the top of the report, in your words: what you found and what you would do first. Plain text, up to ${REPORT_LIMITS.summary} characters.`
+        }
         rows={6}
         maxLength={REPORT_LIMITS.summary}
         value={summary}

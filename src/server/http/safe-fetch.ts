@@ -66,12 +66,22 @@ export interface SafeFetchInit {
   maxRedirects?: number | undefined;
   /** 'manual': a redirect is the answer (its Location not followed), as with fetch. Default 'follow'. */
   redirect?: 'follow' | 'manual' | undefined;
-  /** Told about each redirect answer (the address that answered and its status) before it is followed. */
-  onRedirect?: ((hop: { url: string; status: number }) => void) | undefined;
+  /**
+   * Told about each redirect answer before it is followed: the address that answered, its status and where
+   * it pointed (the Location resolved against that address, or as the server wrote it when it is not a
+   * valid URL), so a caller can say where a refused redirect tried to go.
+   */
+  onRedirect?: ((hop: RedirectAnswer) => void) | undefined;
   /** Response body bytes read at most; a longer body ends with response-too-large. */
   maxResponseBytes?: number | undefined;
   /** From the call to the last body byte. */
   timeoutMs?: number | undefined;
+}
+
+export interface RedirectAnswer {
+  url: string;
+  status: number;
+  location: string;
 }
 
 export const SAFE_FETCH_DEFAULTS = { maxRedirects: 5, maxResponseBytes: 5 * 1024 * 1024, timeoutMs: 30_000 } as const;
@@ -344,16 +354,23 @@ function responseOf(res: http.IncomingMessage, body: ReadableStream<Uint8Array> 
   return response;
 }
 
-/** The next hop of a redirect, or undefined when the response is not one. */
-function redirectOf(res: http.IncomingMessage, hop: Hop): Hop | undefined {
+/** The Location of a redirect answer, or undefined when the response is not one. */
+function redirectLocation(res: http.IncomingMessage): string | undefined {
   const location = res.headers.location;
-  if (!REDIRECTS.has(res.statusCode ?? 0) || !location) return undefined;
-  let url: URL;
+  return REDIRECTS.has(res.statusCode ?? 0) && location ? location : undefined;
+}
+
+/** Where a Location points, resolved against the hop that answered; undefined when it is not a valid URL. */
+function resolveLocation(location: string, hop: Hop): URL | undefined {
   try {
-    url = new URL(location, hop.url);
+    return new URL(location, hop.url);
   } catch {
-    throw new SafeFetchError('invalid-url', 'The server redirected to an address that is not a valid URL');
+    return undefined;
   }
+}
+
+/** The next hop of a redirect to `url`. */
+function redirectOf(res: http.IncomingMessage, hop: Hop, url: URL): Hop {
   const status = res.statusCode!;
   // As browsers do: 303, and 301/302 after a POST, continue as a GET without the body.
   const toGet = (status === 303 && hop.method !== 'HEAD') || ((status === 301 || status === 302) && hop.method === 'POST');
@@ -396,13 +413,16 @@ export async function safeFetch(url: string | URL, init: SafeFetchInit = {}): Pr
       const addresses = await Promise.race([resolveChecked(hop.url), stopped]);
       checkPort(hop.url, init);
       const res = await Promise.race([send(hop, addresses, controller.signal), stopped]);
-      const next = init.redirect === 'manual' ? undefined : redirectOf(res, hop);
-      if (next) {
+      const location = init.redirect === 'manual' ? undefined : redirectLocation(res);
+      if (location !== undefined) {
         res.destroy();
-        init.onRedirect?.({ url: hop.url.toString(), status: res.statusCode! });
+        const target = resolveLocation(location, hop);
+        init.onRedirect?.({ url: hop.url.toString(), status: res.statusCode!, location: target?.toString() ?? location });
+        if (!target) throw new SafeFetchError('invalid-url', 'The server redirected to an address that is not a valid URL');
         if (redirects >= maxRedirects) {
           throw new SafeFetchError('too-many-redirects', maxRedirects === 0 ? 'The server answered with a redirect, which this request does not follow' : `More than ${maxRedirects} redirects`);
         }
+        const next = redirectOf(res, hop, target);
         hop = { ...next, url: checkUrl(next.url, init) };
         continue;
       }

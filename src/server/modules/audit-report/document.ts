@@ -5,7 +5,7 @@
  */
 import type { ReportDraft } from '../../../shared/schemas/audit-report';
 import { CHECK_STATUS_ORDER, type AuditFindings, type CheckResult, type FixTopic } from '../site-audit/findings';
-import { CATEGORY_WEIGHTS, scoreFindings } from '../site-audit/scoring';
+import { CATEGORY_WEIGHTS, CHECK_WEIGHTS, STATUS_POINTS, scoreFindings } from '../site-audit/scoring';
 import type { Offer } from './offers';
 
 export interface ReportCheck extends CheckResult {
@@ -19,10 +19,56 @@ export interface ReportDocument {
   summary: string;
   overall: number | undefined;
   categories: AuditFindings['categories'];
-  /** Failed, then needing attention; the heaviest category first within each. */
+  /** The fixes that would bring the most clients, most first (at most TOP_FIXES; see topFixes). */
+  top: ReportCheck[];
+  /** Failed, then needing attention; the heaviest category first within each (the top ones included). */
   toFix: ReportCheck[];
   working: ReportCheck[];
   notChecked: ReportCheck[];
+}
+
+/** How many fixes the report leads with. */
+export const TOP_FIXES = 3;
+
+/**
+ * How many points of the overall score fixing a check would bring: its category's share of the overall
+ * weight, times the check's share of its category, times what it lacks (all of a failure, half of a
+ * warning). The category weights say what brings clients (leads first), so this ranks by both.
+ */
+export function fixGain(check: CheckResult, checks: readonly CheckResult[]): number {
+  if (check.status !== 'fail' && check.status !== 'warn') return 0;
+  const scored = checks.filter((c) => c.status !== 'skipped');
+  const categories = new Set(scored.map((c) => c.category));
+  const totalWeight = [...categories].reduce((sum, category) => sum + CATEGORY_WEIGHTS[category], 0);
+  const inCategory = scored.filter((c) => c.category === check.category);
+  const categoryWeight = inCategory.reduce((sum, c) => sum + (CHECK_WEIGHTS[c.id] ?? 1), 0);
+  const lacking = 1 - STATUS_POINTS[check.status];
+  return (100 * CATEGORY_WEIGHTS[check.category] * (CHECK_WEIGHTS[check.id] ?? 1) * lacking) / (totalWeight * categoryWeight);
+}
+
+/** The `count` fixes that would raise the score most (the heaviest category first on a tie). */
+export function topFixes<T extends CheckResult>(checks: readonly T[], count = TOP_FIXES): T[] {
+  return checks
+    .filter((c) => c.status === 'fail' || c.status === 'warn')
+    .map((check) => ({ check, gain: fixGain(check, checks) }))
+    .sort((a, b) => b.gain - a.gain || worstFirst(a.check, b.check))
+    .slice(0, count)
+    .map(({ check }) => check);
+}
+
+/** The first sentence of a text ("Add a form. It helps." → "Add a form."). */
+const firstSentence = (text: string) => /^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
+
+/**
+ * A summary for the owner to start from, written from the top fixes: the score, then each fix in the
+ * check's own words. A suggestion only: the owner edits it, and nothing is sent without their "Send".
+ */
+export function suggestedSummary(findings: AuditFindings, businessName: string): string {
+  const top = topFixes(findings.checks);
+  const score = findings.overall === undefined ? '' : `${businessName}'s website scored ${findings.overall} out of 100 in our check. `;
+  if (top.length === 0) return `${score}We found nothing pressing to fix: the site already does what brings clients.`.trim();
+  const lines = top.map((check, i) => `${i + 1}. ${check.title}: ${firstSentence(check.fix)}`);
+  return `${score}The ${top.length === 1 ? 'change' : `${top.length} changes`} that would bring you the most clients:\n${lines.join('\n')}\n\nWe would be glad to go through them with you on a short call.`;
 }
 
 /** The report's order: failed, then needing attention, then passed, then not checked; the heaviest category first within each. */
@@ -42,6 +88,7 @@ export function reportDocument(findings: AuditFindings, draft: ReportDraft, offe
     summary: draft.summary,
     overall: scored.overall,
     categories: scored.categories,
+    top: topFixes(shown).map(withExtras),
     toFix: [...of('fail'), ...of('warn')],
     working: of('pass'),
     notChecked: of('skipped'),

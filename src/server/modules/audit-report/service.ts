@@ -25,7 +25,7 @@ import { findRun, newestDoneRun, type SiteAuditRunRow } from '../site-audit/repo
 import type { AuditFindings } from '../site-audit/findings';
 import type { LeadKind } from '../../../shared/lead-events';
 import { EMPTY_REPORT_DRAFT, REPORT_PATH_PREFIX, reportDraftSchema, type ReportDraft } from '../../../shared/schemas/audit-report';
-import { reportDocument, type ReportDocument } from './document';
+import { reportDocument, suggestedSummary, type ReportDocument } from './document';
 import { auditReportEmail } from './mails';
 import { matchOffers, type Offer } from './offers';
 import * as repo from './repository';
@@ -49,10 +49,12 @@ function parseDraft(input: unknown): ReportDraft {
 
 const noFinishedRun = () => new AuditError('CONFLICT', 'There is no finished website check to report on yet. Run the check first.');
 
-/** The owner's draft of a request's report (empty until first saved), and the reports already sent. */
-export async function reportEditorView(requestId: string) {
+/** The owner's draft of a request's report (a suggested summary until first saved), and the reports already sent. */
+export async function reportEditorView(requestId: string, suggestFrom?: { findings: AuditFindings; businessName: string }) {
   const [draft, sent] = await Promise.all([repo.findDraft(requestId), repo.reportsOfRequest(requestId)]);
-  return { draft: draft ?? EMPTY_REPORT_DRAFT, sent };
+  // Until the owner saves a draft, the summary starts as one written from the top fixes (suggested: true).
+  if (!draft && suggestFrom) return { draft: { ...EMPTY_REPORT_DRAFT, summary: suggestedSummary(suggestFrom.findings, suggestFrom.businessName) }, suggested: true, sent };
+  return { draft: draft ?? EMPTY_REPORT_DRAFT, suggested: false, sent };
 }
 
 /** Saves the draft; recorded in the activity log with what it was before. */
@@ -150,6 +152,8 @@ export interface ReportPage {
   document: ReportDocument;
   bookingUrl: string;
   siteName: string;
+  /** The site's public contact address, printed at the foot of the report ('' when none is set). */
+  contactEmail: string;
   expiresAt?: Date | undefined;
   /** The site's time zone: the report's dates are its days, and the one time it shows names it. */
   timeZone: string;
@@ -165,8 +169,9 @@ async function agencyOffers(): Promise<Offer[]> {
 }
 
 async function reportPage(request: AuditRequestRow, run: SiteAuditRunRow, draft: ReportDraft, expiresAt?: Date): Promise<ReportPage> {
-  const [{ siteName, bookingUrl }, offers, timeZone] = await Promise.all([getSiteContent(), agencyOffers(), siteTimeZone()]);
+  const [{ siteName, bookingUrl, footer }, offers, timeZone] = await Promise.all([getSiteContent(), agencyOffers(), siteTimeZone()]);
   return {
+    contactEmail: footer.contactEmail,
     businessName: request.businessName,
     website: run.url,
     checkedAt: run.finishedAt,

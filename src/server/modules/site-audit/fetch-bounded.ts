@@ -33,6 +33,7 @@ export interface Exchange {
 }
 
 const MAX_REDIRECTS = 5;
+const MAX_LOCATION_CHARS = 2_000;
 
 /** Lower-cased names, repeated headers joined; a Map first so a header named __proto__ stays a header. */
 function headersOf(response: Response): Record<string, string> {
@@ -79,7 +80,8 @@ export async function fetchBounded(request: ExchangeRequest, settings: ExchangeS
       allowedPorts: settings.allowedPorts,
       maxRedirects: MAX_REDIRECTS,
       redirect: request.followRedirects === false ? 'manual' : 'follow',
-      onRedirect: (hop) => redirects.push(hop),
+      // A Location is the site's text: kept to a sane length (evidence cuts it further when it shows it).
+      onRedirect: ({ url, status, location }) => redirects.push({ url, status, location: location.slice(0, MAX_LOCATION_CHARS) }),
       // The body is bounded by the reader, which keeps the first bytes of a longer one instead of failing.
       maxResponseBytes: Number.POSITIVE_INFINITY,
       timeoutMs: settings.requestTimeoutMs,

@@ -42,6 +42,26 @@ export interface CheckResult {
   fix: string;
   /** The agency's offer that fixes it, when there is one. */
   topic?: FixTopic | undefined;
+  /** Numbers measured for this check, each rated (Lighthouse's Core Web Vitals); absent on runs stored before they were kept. */
+  measures?: Measure[] | undefined;
+}
+
+/** Which measure: Largest/First Contentful Paint, Cumulative Layout Shift, Total Blocking Time, Interaction to Next Paint, Speed Index. */
+export type MeasureId = 'lcp' | 'fcp' | 'cls' | 'tbt' | 'inp' | 'si';
+/** PageSpeed Insights' three bands (web-vitals.ts). */
+export type MeasureRating = 'good' | 'needs-improvement' | 'poor';
+
+/** One measured number, rated by PageSpeed Insights' published thresholds (web-vitals.ts). */
+export interface Measure {
+  id: MeasureId;
+  /** In plain words: 'Largest content shown'. */
+  label: string;
+  /** The value as shown and rated: in ms for unit 'ms' (rounded as displayed), unitless for CLS (two decimals). */
+  value: number;
+  unit: 'ms' | '';
+  /** The value for reading: '26.9 s', '420 ms', '0.12'. */
+  display: string;
+  rating: MeasureRating;
 }
 
 export interface CategoryScore {

@@ -122,6 +122,7 @@ async function measureIn(browser: ContainedBrowser, url: string, settings: Light
       cumulativeLayoutShift: metric(audits['cumulative-layout-shift']?.numericValue),
       totalBlockingTimeMs: metric(audits['total-blocking-time']?.numericValue),
       firstContentfulPaintMs: metric(audits['first-contentful-paint']?.numericValue),
+      speedIndexMs: metric(audits['speed-index']?.numericValue),
     };
   } finally {
     void connection.disconnect().catch(() => undefined);

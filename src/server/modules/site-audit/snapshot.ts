@@ -12,10 +12,16 @@ export interface FetchFailure {
   message: string;
 }
 
-/** One hop of a redirect chain. */
+/** One hop of a redirect chain: the address that answered with a redirect. */
 export interface RedirectHop {
   url: string;
   status: number;
+  /**
+   * Where the redirect pointed (its Location, resolved; as the server wrote it, cut, when not a valid
+   * address). When the exchange failed after this hop, the address the check was refused or not answered
+   * at. Absent in runs stored before it was recorded.
+   */
+  location?: string | undefined;
 }
 
 /** One HTTP exchange as the audit saw it (after following redirects, at most five). */
@@ -119,4 +125,6 @@ export interface LighthouseResult {
   cumulativeLayoutShift?: number | undefined;
   totalBlockingTimeMs?: number | undefined;
   firstContentfulPaintMs?: number | undefined;
+  /** Absent in runs stored before it was kept. */
+  speedIndexMs?: number | undefined;
 }

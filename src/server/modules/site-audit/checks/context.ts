@@ -3,7 +3,7 @@
  * walk), and the URL helpers the checks share. Nothing here touches the network.
  */
 import type { AnyNode } from 'domhandler';
-import type { CheckedLink, FetchedPage, FetchedResponse, SiteSnapshot } from '../snapshot';
+import type { CheckedLink, FetchFailure, FetchedPage, FetchedResponse, SiteSnapshot } from '../snapshot';
 import { cutText, describeStatus, QUOTE_MAX } from '../text';
 import { isHtml, walk, type Element } from './dom';
 import { parseHtml } from '../parse-html';
@@ -57,8 +57,59 @@ export function mediaType(response: FetchedResponse): string {
   return header(response, 'content-type').split(';')[0]!.trim().toLowerCase();
 }
 
+/** The safe fetch's refusals of an address, in a few words: the site sent the check somewhere it may not go. */
+const REFUSED: Readonly<Record<string, string>> = {
+  'address-not-allowed': 'not a public address',
+  'port-not-allowed': 'a port the check does not ask',
+  'scheme-not-allowed': 'not an http or https address',
+  'invalid-url': 'not a valid address',
+  'origin-not-allowed': 'not an address the check may ask',
+};
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** The exchange failed at the address a redirect pointed to (refused, or no answer there), not at one that answered. */
+export function failedAfterRedirect(response: FetchedResponse): boolean {
+  return response.failure !== undefined && response.status === 0 && response.redirects.length > 0;
+}
+
+/** Why the last redirect of a failed exchange led nowhere: "refused: not a public address", "did not answer: …". */
+function notFollowed(failure: FetchFailure): string {
+  const refused = REFUSED[failure.code];
+  if (refused) return `refused: ${refused}`;
+  const message = lowerFirst(cutText(failure.message, 80));
+  return failure.code === 'too-many-redirects' ? `not followed: ${message}` : `did not answer: ${message}`;
+}
+
+/** A long chain shows its first hops and its last; the middle is counted. */
+const SHOWN_HOPS = 4;
+
+/**
+ * The redirect chain of an exchange as evidence tells it, each address cut and shown as text:
+ * "http://a.test/ (301) → https://a.test/", or for a redirect the check did not follow, where the site
+ * tried to send it: "http://a.test/ (302) → http://169.254.169.254/ (refused: not a public address)".
+ * Undefined without redirects.
+ */
+export function describeRedirects(response: FetchedResponse): string | undefined {
+  const { redirects } = response;
+  const last = redirects.at(-1);
+  if (!last) return undefined;
+  const hops = redirects.map((hop) => `${cutText(hop.url, 80)} (${hop.status})`);
+  const shown = hops.length > SHOWN_HOPS ? [...hops.slice(0, 2), `… ${hops.length - 3} more …`, hops.at(-1)!] : hops;
+  const end = failedAfterRedirect(response)
+    ? `${last.location === undefined ? 'an address not recorded' : cutText(last.location, 80)} (${notFollowed(response.failure!)})`
+    : cutText(response.url, 80);
+  return `${shown.join(' → ')} → ${end}`;
+}
+
 /** Why the home page cannot be judged, as evidence says it; undefined when it answered with HTML. */
 function homeProblemOf(home: FetchedPage): string | undefined {
+  if (home.failure && failedAfterRedirect(home)) {
+    const message = cutText(home.failure.message);
+    if (REFUSED[home.failure.code]) return `The site redirected the check to an address it may not visit: ${message}`;
+    if (home.failure.code === 'too-many-redirects') return `The site kept redirecting (${lowerFirst(message)})`;
+    return `The address the site redirected to did not answer: ${message}`;
+  }
   if (home.failure) return `The site did not answer: ${cutText(home.failure.message)}`;
   if (home.status === 0) return `Nothing answered at ${cutText(home.requestedUrl)}`;
   if (home.status < 200 || home.status >= 300) return `The home page answered ${describeStatus(home.status)}`;

@@ -3,7 +3,7 @@
  * what was seen. `runCategory` turns the definitions into CheckResults, skipping the ones that need the home
  * page when it did not answer, so no check repeats that rule.
  */
-import type { AuditCategory, CheckResult, CheckStatus, FixTopic } from '../findings';
+import type { AuditCategory, CheckResult, CheckStatus, FixTopic, Measure } from '../findings';
 import { cutText } from '../text';
 import type { AuditContext, HomeContext, ParsedPage } from './context';
 
@@ -12,6 +12,8 @@ export interface Verdict {
   evidence: string[];
   /** Replaces the definition's fix when this outcome needs a different one. */
   fix?: string | undefined;
+  /** Numbers measured, each rated (Core Web Vitals); passed on to the CheckResult. */
+  measures?: Measure[] | undefined;
 }
 
 interface CheckTexts {
@@ -66,6 +68,7 @@ export function runCategory(category: AuditCategory, definitions: readonly Check
       why: definition.why,
       fix: verdict.fix ?? definition.fix,
       ...(needsFixing && definition.topic ? { topic: definition.topic } : {}),
+      ...(verdict.measures && verdict.measures.length > 0 ? { measures: verdict.measures } : {}),
     };
   });
 }

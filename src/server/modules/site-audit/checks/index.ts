@@ -26,6 +26,9 @@ export const CHECK_IDS: readonly string[] = [SECURITY_CHECKS, SPEED_CHECKS, SEAR
   (definitions) => definitions.map((definition) => definition.id),
 );
 
+/** How many checks an audit runs, for any text that names the number (never written by hand). */
+export const CHECK_COUNT = CHECK_IDS.length;
+
 export function runChecks(snapshot: SiteSnapshot): CheckResult[] {
   const ctx = createAuditContext(snapshot);
   return CATEGORY_RUNNERS.flatMap((run) => run(ctx));

@@ -5,7 +5,7 @@
 import type { CheckResult } from '../findings';
 import type { CheckedLink } from '../snapshot';
 import { countWords, cutText, limitLines, plural, quote, tidy } from '../text';
-import { linkProblem, withoutFragment, type AuditContext, type ParsedPage } from './context';
+import { linkProblem, withoutFragment, type AuditContext, type HomeContext, type ParsedPage } from './context';
 import { fail, findOnPages, onPage, pageCheck, pass, perPage, runCategory, warn, type CheckDefinition } from './define';
 import { attr, HIDDEN_CONTENT, previousElement, textOf, walk, type Element } from './dom';
 import { jsonLdOf } from './json-ld';
@@ -65,14 +65,27 @@ const emailFormsOf = perPage((page: ParsedPage): EmailForm[] => {
 
 const allEmailForms = (ctx: AuditContext) => ctx.pages.flatMap((page) => emailFormsOf(page));
 
-/** Where the form sends, and why that address does not work when the crawler found it broken. */
-function formTarget(ctx: AuditContext, found: EmailForm, links: ReadonlyMap<string, CheckedLink>): { label: string; problem: string | undefined } {
-  const action = attr(found.form, 'action').trim();
-  const target = action ? ctx.absoluteUrl(action, found.page.url) : found.page.url;
-  if (!target) return { label: quote(action), problem: undefined };
+/** The site's links the crawler checked, by address without the #fragment. */
+const checkedLinks = (ctx: AuditContext): ReadonlyMap<string, CheckedLink> => new Map(ctx.snapshot.links.map((link) => [withoutFragment(link.url), link]));
+
+interface Target {
+  /** How evidence names the address ("/contact", or the whole address of another site). */
+  label: string;
+  /** Why it does not work ("404 Not Found") when the crawler checked it and found it broken. */
+  problem: string | undefined;
+}
+
+/** Where `href` leads from `page`, and why it does not work when the crawler checked it and found it broken. */
+function targetOf(ctx: AuditContext, href: string, page: ParsedPage, links: ReadonlyMap<string, CheckedLink>): Target {
+  const target = href ? ctx.absoluteUrl(href, page.url) : page.url;
+  if (!target) return { label: quote(href), problem: undefined };
   const link = ctx.sameSite(target) ? links.get(withoutFragment(target)) : undefined;
   return { label: ctx.label(target), problem: link && linkProblem(link) };
 }
+
+/** Where the form sends, and why that address does not work when the crawler found it broken. */
+const formTarget = (ctx: AuditContext, found: EmailForm, links: ReadonlyMap<string, CheckedLink>): Target =>
+  targetOf(ctx, attr(found.form, 'action').trim(), found.page, links);
 
 const contactForm = pageCheck({
   id: 'contact-form',
@@ -81,7 +94,7 @@ const contactForm = pageCheck({
   fix: 'Add a short contact form (name, email or phone, message) to the home and contact pages, sending to an inbox someone reads daily.',
   topic: 'lead-capture',
   judge(ctx) {
-    const links = new Map(ctx.snapshot.links.map((link) => [withoutFragment(link.url), link]));
+    const links = checkedLinks(ctx);
     // Prefer a real contact form (with a message box) over a newsletter sign-up for the evidence.
     const forms = allEmailForms(ctx).sort((a, b) => Number(b.hasMessageBox) - Number(a.hasMessageBox));
     const judged = forms.map((found) => ({ found, target: formTarget(ctx, found, links) }));
@@ -220,16 +233,25 @@ function isClickable(el: Element): boolean {
 
 const clickableText = (el: Element) => tidy(el.name === 'input' ? attr(el, 'value') : textOf(el, 200)) || tidy(attr(el, 'aria-label'));
 
+interface CallToAction {
+  el: Element;
+  text: string;
+  wordsBefore: number;
+}
+
+/** How many calls to action near the top are looked at: the first that works is the one that counts. */
+const MAX_CALLS_TO_ACTION = 5;
+
 /**
- * The first link or button with call-to-action words near the top of the body: within the first
- * TOP_TEXT_CHARS of text or TOP_ELEMENTS elements. A header's own buttons count without using up that
+ * The links and buttons with call-to-action words near the top of the body, in document order: within the
+ * first TOP_TEXT_CHARS of text or TOP_ELEMENTS elements. A header's own buttons count without using up that
  * budget; a <nav> menu's links are navigation, not calls to action.
  */
-function topCallToAction(body: Element): { text: string; wordsBefore: number } | undefined {
+function topCallsToAction(body: Element): CallToAction[] {
   let elements = 0;
   const textSoFar: string[] = [];
   let chars = 0;
-  let found: { text: string; wordsBefore: number } | undefined;
+  const found: CallToAction[] = [];
   const headers = new Set<object>();
   const inHeader = (el: Element) => el.parent !== null && headers.has(el.parent);
   walk(body, {
@@ -240,8 +262,12 @@ function topCallToAction(body: Element): { text: string; wordsBefore: number } |
       else elements += 1;
       const text = isClickable(el) ? clickableText(el) : '';
       if (text && CALL_TO_ACTION.test(text)) {
-        found = { text, wordsBefore: countWords(textSoFar.join(' ')) };
-        return 'stop';
+        found.push({ el, text, wordsBefore: countWords(textSoFar.join(' ')) });
+        if (found.length === MAX_CALLS_TO_ACTION) return 'stop';
+        // Its inside is not another call to action; its words come before the next one all the same.
+        if (chars <= TOP_TEXT_CHARS) textSoFar.push(text);
+        chars += text.length;
+        return 'skip';
       }
       return elements > TOP_ELEMENTS && chars > TOP_TEXT_CHARS ? 'stop' : undefined;
     },
@@ -253,6 +279,18 @@ function topCallToAction(body: Element): { text: string; wordsBefore: number } |
   return found;
 }
 
+/**
+ * Where a call to action leads: a link's address (checked by the crawler when it is the site's own), or
+ * undefined for a button without one (it opens a form or a widget on the page).
+ */
+function callToActionTarget(ctx: HomeContext, cta: CallToAction, links: ReadonlyMap<string, CheckedLink>): Target | undefined {
+  if (cta.el.name !== 'a' || !('href' in cta.el.attribs)) return undefined;
+  const href = attr(cta.el, 'href').trim();
+  // "#book", "javascript:…": the page itself handles it, like a button.
+  if (!href || href.startsWith('#') || /^javascript:/i.test(href)) return undefined;
+  return targetOf(ctx, href, ctx.home, links);
+}
+
 const ctaAboveFold = pageCheck({
   id: 'cta-above-fold',
   title: 'A clear next step at the top',
@@ -260,25 +298,39 @@ const ctaAboveFold = pageCheck({
   fix: 'Put one clear button near the top of the home page ("Book a call", "Get a quote") that leads straight to booking or the contact form.',
   topic: 'lead-capture',
   judge(ctx) {
-    const body = ctx.home.body;
-    const found = body ? topCallToAction(body) : undefined;
-    if (found) return pass(`${quote(found.text, 80)} near the top of the home page (after about ${plural(found.wordsBefore, 'word')})`);
+    const found = ctx.home.body ? topCallsToAction(ctx.home.body) : [];
+    const links = checkedLinks(ctx);
+    const judged = found.map((cta) => ({ cta, target: callToActionTarget(ctx, cta, links) }));
+    const working = judged.find(({ target }) => !target?.problem);
+    if (working) {
+      const { cta, target } = working;
+      const leads = target ? `, leading to ${target.label}` : '';
+      return pass(`${quote(cta.text, 80)} near the top of the home page (after about ${plural(cta.wordsBefore, 'word')})${leads}`);
+    }
+    if (judged.length > 0) {
+      return {
+        ...fail(...limitLines(judged.map(({ cta, target }) => `${quote(cta.text, 80)} near the top of the home page leads to ${target!.label}, which answers ${target!.problem}`))),
+        fix: 'The button at the top leads to an error page, so visitors who want to get in touch are lost: point it to your booking or contact page (check it after changing page addresses).',
+      };
+    }
     return warn('No link or button like "Book", "Call", "Contact" or "Get a quote" near the top of the home page');
   },
 });
 
 const LEAD_MAGNET_WORDS = /newsletter|subscribe|download|guide|free|checklist|e-?book/i;
 
-/** A sign-up form: an email field, no message box, and words around it that promise something. */
-function signUpFormOn(page: ParsedPage): string | undefined {
-  for (const { form, hasMessageBox } of emailFormsOf(page)) {
-    if (hasMessageBox) continue;
-    const around = [textOf(form, 1_000), form.parent ? textOf(form.parent, 1_000) : '', textOf(previousElement(form) ?? form, 300)].join(' ');
+/** The page's sign-up forms: an email field, no message box, and words around it that promise something. */
+const signUpFormsOf = perPage((page: ParsedPage): { form: EmailForm; word: string }[] => {
+  const found: { form: EmailForm; word: string }[] = [];
+  for (const form of emailFormsOf(page)) {
+    if (form.hasMessageBox) continue;
+    const el = form.form;
+    const around = [textOf(el, 1_000), el.parent ? textOf(el.parent, 1_000) : '', textOf(previousElement(el) ?? el, 300)].join(' ');
     const word = LEAD_MAGNET_WORDS.exec(around)?.[0];
-    if (word) return `a sign-up form (mentions ${quote(word)})`;
+    if (word) found.push({ form, word });
   }
-  return undefined;
-}
+  return found;
+});
 
 const leadMagnet = pageCheck({
   id: 'lead-magnet',
@@ -289,8 +341,16 @@ const leadMagnet = pageCheck({
   judge(ctx) {
     const provider = findProvider(ctx.pages, NEWSLETTER_PROVIDERS);
     if (provider) return pass(describeReference(provider, ctx));
-    const form = findOnPages(ctx.pages, signUpFormOn);
-    if (form) return pass(`${form.found} ${onPage(form.page, ctx)}`);
+    const links = checkedLinks(ctx);
+    const judged = ctx.pages.flatMap((page) => signUpFormsOf(page)).map((found) => ({ ...found, target: formTarget(ctx, found.form, links) }));
+    const working = judged.find(({ target }) => !target.problem);
+    if (working) return pass(`a sign-up form (mentions ${quote(working.word)}) ${onPage(working.form.page, ctx)}, sending to ${working.target.label}`);
+    if (judged.length > 0) {
+      return {
+        ...warn(...limitLines(judged.map(({ form, target }) => `The sign-up form ${onPage(form.page, ctx)} sends to ${target.label}, which answers ${target.problem}`))),
+        fix: 'Sign-ups through the form are probably lost: fix the address it sends to (a moved page or a removed plugin) and sign up once yourself to test it.',
+      };
+    }
     return warn(`No newsletter or lead-magnet sign-up on the ${pagesChecked(ctx)} checked`);
   },
 });

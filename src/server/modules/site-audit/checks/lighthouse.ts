@@ -1,11 +1,15 @@
 /**
  * What Google Lighthouse measured in a real browser (when the server has a Chromium, AUDIT_CHROMIUM_PATH):
  * the speed score with Core Web Vitals under Speed, the accessibility score under Mobile. Without a
- * measurement both are skipped, saying why.
+ * measurement both are skipped, saying why. The Core Web Vitals are also kept as measures, each rated by
+ * PageSpeed Insights' thresholds (web-vitals.ts); a poor one keeps the speed check from passing whatever
+ * the score.
  */
 import { CRAWL_STEPS } from '../crawl-context';
+import type { Measure, MeasureId } from '../findings';
 import type { LighthouseResult } from '../snapshot';
 import { cutText, formatMs } from '../text';
+import { measureOf, poorCoreWebVitals, thresholdsText } from '../web-vitals';
 import type { AuditContext } from './context';
 import { fail, pass, siteCheck, skip, warn, type Verdict } from './define';
 
@@ -31,6 +35,35 @@ function vitals(result: LighthouseResult): string {
   return parts.length > 0 ? `Core Web Vitals: ${parts.join(', ')}` : 'No Core Web Vitals measured';
 }
 
+/** What Lighthouse measured, Core Web Vitals first, each rated; what it did not measure is left out. */
+export function lighthouseMeasures(result: LighthouseResult): Measure[] {
+  const measured: [MeasureId, number | undefined][] = [
+    ['lcp', result.largestContentfulPaintMs],
+    ['cls', result.cumulativeLayoutShift],
+    ['tbt', result.totalBlockingTimeMs],
+    ['fcp', result.firstContentfulPaintMs],
+    ['si', result.speedIndexMs],
+  ];
+  return measured.flatMap(([id, value]) => (typeof value === 'number' && Number.isFinite(value) ? [measureOf(id, value)] : []));
+}
+
+/** The speed verdict: Lighthouse's score band, but never a pass while a Core Web Vital is poor. */
+function speedVerdict(result: LighthouseResult): Verdict {
+  const performance = Math.round(result.performance);
+  const measures = lighthouseMeasures(result);
+  const verdict = byScore(performance, `Performance ${performance} of 100 on a phone (90 or more is good)`, vitals(result));
+  const poor = poorCoreWebVitals(measures);
+  if (verdict.status === 'pass' && poor.length > 0) {
+    const named = poor.map((m) => `${m.label.toLowerCase()} ${m.display} (${thresholdsText(m.id)})`).join('; ');
+    return {
+      ...warn(...verdict.evidence, `Poor despite the score: ${named}`),
+      fix: 'The score is good, but a Core Web Vital that visitors feel is poor: work on that measure first (the largest picture or text block for content shown late, fixed sizes for pictures and ads for jumping content, less script for a blocked page).',
+      measures,
+    };
+  }
+  return { ...verdict, measures };
+}
+
 export const lighthouseSpeed = siteCheck({
   id: 'lighthouse',
   title: 'Google Lighthouse speed score',
@@ -40,8 +73,7 @@ export const lighthouseSpeed = siteCheck({
   judge(ctx) {
     const result = ctx.snapshot.lighthouse;
     if (!result) return notMeasured(ctx);
-    const performance = Math.round(result.performance);
-    return byScore(performance, `Performance ${performance} of 100 on a phone (90 or more is good)`, vitals(result));
+    return speedVerdict(result);
   },
 });
 

@@ -1,12 +1,13 @@
 /**
  * Mobile: whether the home page is set up for phones. Without a browser, text size and tap targets are
  * judged from the markup only (inline styles and <style> blocks; stylesheet files are not read), so those
- * two only ever warn and say so.
+ * two only ever warn and say so; on a page phones do not lay out for their screen (see the viewport check)
+ * they are not judged at all.
  */
 import type { CheckResult } from '../findings';
 import { limitLines, plural, quote, tidy } from '../text';
 import type { AuditContext, ParsedPage } from './context';
-import { fail, pageCheck, pass, runCategory, warn, type CheckDefinition } from './define';
+import { fail, pageCheck, pass, runCategory, skip, warn, type CheckDefinition, type Verdict } from './define';
 import { attr, previousElement, rawText, textOf, type Element } from './dom';
 import { lighthouseAccessibility } from './lighthouse';
 
@@ -22,32 +23,54 @@ function viewportSettings(content: string): Map<string, string> {
   return settings;
 }
 
+/**
+ * The home page's viewport, judged for the viewport check and for the checks that only mean something on a
+ * page laid out for phones (text size, tap targets): the one place that rule lives.
+ */
+function viewportOf(page: ParsedPage): Verdict {
+  const meta = page.elements('meta').find((el) => attr(el, 'name').trim().toLowerCase() === 'viewport');
+  if (!meta) return fail('No <meta name="viewport"> on the home page: phones show it as a shrunken desktop page');
+  const content = attr(meta, 'content');
+  const settings = viewportSettings(content);
+  const seen = `<meta name="viewport" content=${quote(content)}>`;
+  if (settings.get('width') !== 'device-width') {
+    if (settings.has('width')) return fail(seen, 'A fixed width: phones shrink the page to fit it');
+    return warn(seen, 'No width=device-width: some phones lay the page out wider than the screen');
+  }
+  const maximumScale = Number.parseFloat(settings.get('maximum-scale') ?? '');
+  const blocksZoom = ['no', '0'].includes(settings.get('user-scalable') ?? '') || maximumScale < 2;
+  if (blocksZoom) {
+    return {
+      ...warn(seen, 'Zooming is turned off or limited, so people with poor eyesight cannot enlarge the text'),
+      fix: 'Remove user-scalable=no and maximum-scale from the viewport tag so visitors can zoom.',
+    };
+  }
+  return pass(seen);
+}
+
+const VIEWPORT_TITLE = 'Made to fit phone screens';
+
+/**
+ * Why text size and tap targets cannot be judged on this page: phones do not lay it out for their screen
+ * (no viewport tag, or a fixed width), so they show it shrunk and every size on it is shrunk with it.
+ * Undefined when the page is laid out for phones.
+ */
+function notLaidOutForPhones(page: ParsedPage): string | undefined {
+  if (viewportOf(page).status !== 'fail') return undefined;
+  const declared = page.elements('meta').some((el) => attr(el, 'name').trim().toLowerCase() === 'viewport');
+  const why = declared
+    ? 'the viewport tag sets a fixed width, so phones shrink the whole page to fit it'
+    : 'the page does not declare a viewport, so phones show it as a shrunken desktop page';
+  return `Not judged: ${why} (see “${VIEWPORT_TITLE}”)`;
+}
+
 const viewport = pageCheck({
   id: 'viewport',
-  title: 'Made to fit phone screens',
+  title: VIEWPORT_TITLE,
   why: 'Without the viewport tag, phones show a shrunken desktop page that visitors must pinch and zoom to read; Google ranks such pages lower in mobile search.',
   fix: 'Add <meta name="viewport" content="width=device-width, initial-scale=1"> to every page\'s <head>, and make sure the design adapts to small screens.',
   topic: 'website-care',
-  judge(ctx) {
-    const meta = ctx.home.elements('meta').find((el) => attr(el, 'name').trim().toLowerCase() === 'viewport');
-    if (!meta) return fail('No <meta name="viewport"> on the home page: phones show it as a shrunken desktop page');
-    const content = attr(meta, 'content');
-    const settings = viewportSettings(content);
-    const seen = `<meta name="viewport" content=${quote(content)}>`;
-    if (settings.get('width') !== 'device-width') {
-      if (settings.has('width')) return fail(seen, 'A fixed width: phones shrink the page to fit it');
-      return warn(seen, 'No width=device-width: some phones lay the page out wider than the screen');
-    }
-    const maximumScale = Number.parseFloat(settings.get('maximum-scale') ?? '');
-    const blocksZoom = ['no', '0'].includes(settings.get('user-scalable') ?? '') || maximumScale < 2;
-    if (blocksZoom) {
-      return {
-        ...warn(seen, 'Zooming is turned off or limited, so people with poor eyesight cannot enlarge the text'),
-        fix: 'Remove user-scalable=no and maximum-scale from the viewport tag so visitors can zoom.',
-      };
-    }
-    return pass(seen);
-  },
+  judge: (ctx) => viewportOf(ctx.home),
 });
 
 /** CSS text without /* comments *\/ (by index: a regex could backtrack across a huge unclosed comment). */
@@ -133,6 +156,8 @@ const fontSize = pageCheck({
   fix: 'Set body text to at least 16px (never below 12px) in the site\'s theme or style settings.',
   topic: 'website-care',
   judge(ctx) {
+    const notLaidOut = notLaidOutForPhones(ctx.home);
+    if (notLaidOut) return skip(notLaidOut);
     const small = smallFontSizes(ctx.home);
     if (small.length === 0) return pass('No body text styled below 12px', FROM_MARKUP);
     return warn(`Body text below 12px: ${plural(small.length, 'style')}`, ...limitLines(small), FROM_MARKUP);
@@ -189,6 +214,8 @@ const tapTargets = pageCheck({
   fix: 'Make buttons and links at least 24×24 pixels (48 is better) with some space between them, especially menus and page numbers.',
   topic: 'website-care',
   judge(ctx) {
+    const notLaidOut = notLaidOutForPhones(ctx.home);
+    if (notLaidOut) return skip(notLaidOut);
     const found = [...tinyTargets(ctx.home), ...crowdedLinks(ctx.home)];
     if (found.length === 0) return pass(`No link or button sized under ${MIN_TAP_PX}px or crowded together`, FROM_MARKUP);
     return warn(`${plural(found.length, 'place')} where targets may be too small to tap:`, ...limitLines(found), FROM_MARKUP);

@@ -101,7 +101,10 @@ const noindex = pageCheck({
     const robotsHeader = header(ctx.snapshot.home, 'x-robots-tag');
     if (NOINDEX.test(robotsHeader)) found.push(`X-Robots-Tag: ${quote(robotsHeader)}`);
     if (found.length > 0) return fail('The home page tells search engines not to list it (an accidental noindex?):', ...found);
-    return pass('No noindex in the robots meta tag or the X-Robots-Tag header');
+    const seen = 'No noindex in the robots meta tag or the X-Robots-Tag header';
+    // Not a pass that contradicts the robots.txt check: say that search engines are kept out another way.
+    if (robotsTxtBlock(ctx.snapshot.robotsTxt)) return pass(seen, `robots.txt keeps search engines from reading the site, though (see “${ROBOTS_TXT_TITLE}”)`);
+    return pass(seen);
   },
 });
 
@@ -144,9 +147,17 @@ function blocksEveryone(text: string): string | undefined {
 
 const looksLikeWebPage = (file: FetchedTextFile) => mediaType(file).includes('html') || (file.text ?? '').trimStart().startsWith('<');
 
+/** The rule of a robots.txt that answered as one and forbids every crawler the whole site; undefined otherwise. */
+function robotsTxtBlock(file: FetchedTextFile | undefined): string | undefined {
+  if (!file || !isSuccess(file) || looksLikeWebPage(file)) return undefined;
+  return blocksEveryone(file.text ?? '');
+}
+
+const ROBOTS_TXT_TITLE = 'robots.txt lets search engines in';
+
 const robotsTxt = pageCheck({
   id: 'robots-txt',
-  title: 'robots.txt lets search engines in',
+  title: ROBOTS_TXT_TITLE,
   why: 'robots.txt is the first file search engines read; a missing one is harmless but untidy, and one that blocks everything hides the whole site from Google.',
   fix: 'Publish a robots.txt at the site root with "User-agent: *", an empty "Disallow:" and a "Sitemap:" line pointing to your sitemap.',
   topic: 'seo',
@@ -156,7 +167,7 @@ const robotsTxt = pageCheck({
     if (file.failure || file.status === 0) return warn(`robots.txt did not answer${file.failure ? `: ${cutText(file.failure.message, 100)}` : ''}`);
     if (!isSuccess(file)) return warn(`robots.txt answered ${describeStatus(file.status)}: there is none`);
     if (looksLikeWebPage(file)) return warn('robots.txt answers with a web page instead of a text file, so there is effectively none');
-    const blocked = blocksEveryone(file.text ?? '');
+    const blocked = robotsTxtBlock(file);
     if (blocked) {
       return {
         ...fail(`robots.txt blocks every search engine from the whole site: ${blocked}`),
@@ -313,7 +324,14 @@ const favicon = pageCheck({
   topic: 'seo',
   judge(ctx) {
     const link = ctx.home.elements('link').find((el) => relTokens(el).includes('icon'));
-    if (link) return pass(`<link rel=${quote(attr(link, 'rel'), 40)} href=${quote(attr(link, 'href'), 100)}>`);
+    if (link) {
+      const seen = `<link rel=${quote(attr(link, 'rel'), 40)} href=${quote(attr(link, 'href'), 100)}>`;
+      // The icon the tag names was fetched with the page's files: an error there means no icon at all.
+      const url = ctx.absoluteUrl(attr(link, 'href'), ctx.home.url);
+      const fetched = url === undefined ? undefined : ctx.snapshot.resources.find((resource) => withoutFragment(resource.url) === withoutFragment(url));
+      if (fetched && !fetched.failure && fetched.status >= 400) return warn(seen, `The icon answers ${describeStatus(fetched.status)}, so browsers show none`);
+      return pass(seen);
+    }
     const fetched = ctx.snapshot.resources.find((resource) => isSuccess(resource) && /^https?:\/\/[^/?#]+\/favicon\.ico(?:[?#]|$)/i.test(resource.url));
     if (fetched) return pass(`${cutText(fetched.url, 100)} answers (no <link rel="icon">; browsers look there by default)`);
     return warn('No <link rel="icon"> on the home page and no /favicon.ico fetched');

@@ -1,7 +1,7 @@
 /** Reachable and secure: does the site answer, over https, with the protective headers browsers understand. */
 import type { CheckResult } from '../findings';
 import { cutText, describeStatus, formatBytes, formatDuration, limitLines, plural, quote } from '../text';
-import { header, type AuditContext, type HomeContext } from './context';
+import { describeRedirects, failedAfterRedirect, header, type AuditContext, type HomeContext } from './context';
 import { fail, pageCheck, pass, runCategory, siteCheck, skip, warn, type CheckDefinition } from './define';
 import { attr, relTokens } from './dom';
 import { MAX_NESTING } from './nesting';
@@ -12,10 +12,8 @@ export const HSTS_MIN_SECONDS = 15_552_000;
 const isHttps = (url: string) => /^https:/i.test(url);
 
 function redirectChain(ctx: AuditContext): string | undefined {
-  const { home } = ctx.snapshot;
-  if (home.redirects.length === 0) return undefined;
-  const hops = home.redirects.map((hop) => `${cutText(hop.url, 80)} (${hop.status})`);
-  return `Redirected: ${hops.join(' → ')} → ${cutText(home.url, 80)}`;
+  const chain = describeRedirects(ctx.snapshot.home);
+  return chain && `Redirected: ${chain}`;
 }
 
 /** Directives of a Content-Security-Policy value, by lower-case name. */
@@ -86,6 +84,7 @@ const httpRedirects = siteCheck({
       return isHttps(ctx.snapshot.home.url) ? skip('The plain-http address was not checked in this audit.') : skip('The site itself is served over plain http (see "Secure connection").');
     }
     const asked = cutText(plain.requestedUrl, 80);
+    if (failedAfterRedirect(plain)) return warn(`${describeRedirects(plain)}: visitors typing the address without https may see an error`);
     if (plain.failure || plain.status === 0) {
       return warn(`${asked} did not answer${plain.failure ? `: ${cutText(plain.failure.message, 80)}` : ''}; visitors typing the address without https may see an error`);
     }

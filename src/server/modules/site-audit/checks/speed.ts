@@ -178,30 +178,121 @@ const largeImages = pageCheck({
   },
 });
 
-const OLD_IMAGE_TYPE = /^image\/(jpeg|jpg|pjpeg|png|gif)$/;
-const OLD_IMAGE_EXTENSION = /\.(jpe?g|png|gif)$/i;
+/**
+ * How a picture is stored, which decides what it costs a visitor: modern (WebP, AVIF, and SVG, which is
+ * drawn rather than stored pixel by pixel), older compressed formats (JPEG, PNG, GIF, and icons), and
+ * uncompressed or print formats (BMP, TIFF) that store every pixel and weigh many times a JPEG of the same
+ * picture. 'unknown' for another picture type (image/heic …), 'untold' when neither the media type nor the
+ * file name says what it is.
+ */
+type ImageFormatFamily = 'modern' | 'older' | 'uncompressed' | 'unknown' | 'untold';
 
-function isOldImageFormat(image: FetchedResource): boolean {
+const FORMAT_BY_SUBTYPE: Readonly<Record<string, ImageFormatFamily>> = {
+  webp: 'modern',
+  avif: 'modern',
+  'svg+xml': 'modern',
+  jpeg: 'older',
+  jpg: 'older',
+  pjpeg: 'older',
+  png: 'older',
+  apng: 'older',
+  gif: 'older',
+  'x-icon': 'older',
+  'vnd.microsoft.icon': 'older',
+  bmp: 'uncompressed',
+  'x-bmp': 'uncompressed',
+  'x-ms-bmp': 'uncompressed',
+  tiff: 'uncompressed',
+  'tiff-fx': 'uncompressed',
+  'x-tiff': 'uncompressed',
+  'x-portable-pixmap': 'uncompressed',
+  'x-portable-bitmap': 'uncompressed',
+  'x-portable-graymap': 'uncompressed',
+  'x-portable-anymap': 'uncompressed',
+  'x-targa': 'uncompressed',
+  'x-tga': 'uncompressed',
+};
+
+const FORMAT_BY_EXTENSION: Readonly<Record<string, ImageFormatFamily>> = {
+  webp: 'modern',
+  avif: 'modern',
+  svg: 'modern',
+  jpg: 'older',
+  jpeg: 'older',
+  jpe: 'older',
+  png: 'older',
+  apng: 'older',
+  gif: 'older',
+  ico: 'older',
+  bmp: 'uncompressed',
+  dib: 'uncompressed',
+  tif: 'uncompressed',
+  tiff: 'uncompressed',
+  ppm: 'uncompressed',
+  pbm: 'uncompressed',
+  pgm: 'uncompressed',
+  pnm: 'uncompressed',
+  tga: 'uncompressed',
+};
+
+/** Media types that say nothing about the format: the file name is asked instead. */
+const GENERIC_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/unknown']);
+
+/**
+ * The picture's format family, by media type, else (no type, or a generic one) by the file extension;
+ * undefined when the answer is not a picture at all (an HTML error page served for an image, say).
+ */
+function imageFormatOf(image: FetchedResource): { family: ImageFormatFamily; name: string } | undefined {
   const type = mediaType(image);
-  if (type) return OLD_IMAGE_TYPE.test(type);
-  return OLD_IMAGE_EXTENSION.test(withoutFragment(image.url).split('?')[0]!);
+  if (!GENERIC_TYPES.has(type)) {
+    if (!type.startsWith('image/')) return undefined;
+    return { family: FORMAT_BY_SUBTYPE[type.slice('image/'.length)] ?? 'unknown', name: type };
+  }
+  const extension = /\.([a-z0-9]+)$/i.exec(withoutFragment(image.url).split('?')[0]!)?.[1]?.toLowerCase() ?? '';
+  const family = FORMAT_BY_EXTENSION[extension];
+  return family ? { family, name: `.${extension} file` } : { family: 'untold', name: 'a file of no known type' };
 }
+
+/** Older compressed formats are fine when small; above this they are worth converting. */
+const OLDER_FORMAT_BOUND = 50 * KB;
+/** Uncompressed pictures are only excusable as tiny ones (a 32×32 BMP is 4 KB). */
+const UNCOMPRESSED_BOUND = 10 * KB;
 
 const imageFormats = pageCheck({
   id: 'image-formats',
   title: 'Pictures use modern formats',
-  why: 'WebP and AVIF pictures look the same as JPEG or PNG at a third to half of the size, so pages appear sooner.',
+  why: 'WebP and AVIF pictures look the same as JPEG or PNG at a third to half of the size, so pages appear sooner; an uncompressed BMP or TIFF weighs many times more again.',
   fix: 'Serve large pictures as WebP or AVIF: most site builders and image plugins (or a CDN) convert them automatically.',
   topic: 'website-speed',
   judge(ctx) {
     const all = images(ctx);
     if (all.length === 0) return skip('No pictures were fetched');
-    const old = all.filter((image) => downloadBytes(image) > 50 * KB && isOldImageFormat(image));
-    if (old.length === 0) return pass(`No picture over 50 KB is a JPEG, PNG or GIF (${plural(all.length, 'picture')} fetched)`);
-    return warn(
-      `JPEG, PNG or GIF over 50 KB (could be WebP or AVIF): ${old.length} of ${plural(all.length, 'picture')}`,
-      ...limitLines(old.map((image) => `${sizeOf(image)} ${mediaType(image) || 'image'} ${ctx.label(image.url)}`)),
-    );
+    const judged = all.flatMap((image) => {
+      const format = imageFormatOf(image);
+      return format ? [{ image, format }] : [];
+    });
+    const line = ({ image, format }: (typeof judged)[number]) => `${sizeOf(image)} ${format.name} ${ctx.label(image.url)}`;
+    const bySize = (a: (typeof judged)[number], b: (typeof judged)[number]) => downloadBytes(b.image) - downloadBytes(a.image);
+    const uncompressed = judged.filter(({ image, format }) => format.family === 'uncompressed' && downloadBytes(image) > UNCOMPRESSED_BOUND).sort(bySize);
+    const older = judged.filter(({ image, format }) => (format.family === 'older' || format.family === 'unknown') && downloadBytes(image) > OLDER_FORMAT_BOUND).sort(bySize);
+    const count = plural(all.length, 'picture');
+    if (uncompressed.length > 0) {
+      return {
+        ...fail(
+          `Uncompressed pictures (BMP, TIFF) over 10 KB: ${uncompressed.length} of ${count}; each weighs many times a JPEG, let alone a WebP`,
+          ...limitLines(uncompressed.map(line)),
+          ...(older.length > 0 ? [`Also ${plural(older.length, 'older-format picture')} over 50 KB (could be WebP or AVIF)`, ...limitLines(older.map(line), 3)] : []),
+        ),
+        fix: 'Convert the listed pictures to WebP or AVIF (or at least JPEG) before uploading them; an image plugin or a CDN can convert the rest automatically.',
+      };
+    }
+    if (older.length > 0) return warn(`Over 50 KB and not WebP or AVIF: ${older.length} of ${count}`, ...limitLines(older.map(line)));
+    const big = judged.filter(({ image, format }) => format.family === 'modern' && downloadBytes(image) > OLDER_FORMAT_BOUND);
+    const untold = judged.filter(({ image, format }) => format.family === 'untold' && downloadBytes(image) > OLDER_FORMAT_BOUND);
+    // Said, not judged: a picture whose format neither its type nor its name tells.
+    const notTold = untold.length > 0 ? [`The format of ${plural(untold.length, 'picture')} over 50 KB could not be told (no media type or known file name):`, ...limitLines(untold.map(line), 3)] : [];
+    if (big.length === 0) return pass(`No picture over 50 KB in an older format, and none uncompressed (${count} fetched)`, ...notTold);
+    return pass(`${big.length === 1 ? 'The picture' : `All ${big.length} pictures`} over 50 KB ${big.length === 1 ? 'is' : 'are'} WebP, AVIF or SVG (${count} fetched)`, ...notTold);
   },
 });
 
