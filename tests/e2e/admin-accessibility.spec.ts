@@ -13,6 +13,8 @@ import { callAction } from './support/admin-actions';
 import { VIEWPORTS } from './support/public-pages';
 
 test.use({ storageState: ADMIN_STATE });
+// One test per admin page, shared out over the workers (each has its own server, so each runs the set-up below once).
+test.describe.configure({ mode: 'parallel' });
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 

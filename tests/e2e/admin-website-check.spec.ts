@@ -329,9 +329,9 @@ test('the poor site’s report tells the truth briefly: bars as long as the scor
   }
 
   // Brief: the report itself fits four phone screens, and three printed pages.
+  await tab.screenshot({ path: test.info().outputPath('report-390.png'), fullPage: true });
   const reportHeight = await tab.locator('[data-audit-report]').evaluate((el) => el.getBoundingClientRect().height);
   expect(reportHeight, 'the report on a phone, in px').toBeLessThanOrEqual(4 * VIEWPORTS.phone.height);
-  await tab.screenshot({ path: test.info().outputPath('report-390.png'), fullPage: true });
   await tab.setViewportSize(VIEWPORTS.desktop);
   await tab.screenshot({ path: test.info().outputPath('report-1280.png'), fullPage: true });
   const pdf = await tab.pdf({ format: 'A4', path: test.info().outputPath('report.pdf') });

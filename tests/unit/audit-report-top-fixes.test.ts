@@ -65,13 +65,13 @@ describe('topFixes', () => {
 });
 
 describe('suggestedSummary', () => {
-  it('gives the score and the top three fixes, each with the first sentence of how to fix it', () => {
+  it('gives the score and the top three fixes by their titles (the report sets each out in full below it)', () => {
     const findings = scoreFindings([check('contact-form', 'fail', 'leads'), check('https', 'fail', 'security'), check('title', 'warn', 'search'), check('broken-links', 'fail', 'links')]);
     const text = suggestedSummary(findings, 'Bright Smiles');
     expect(text).toContain(`Bright Smiles's website scored ${findings.overall} out of 100`);
-    expect(text).toContain('1. Title of contact-form: Fix contact-form.');
-    expect(text).toContain('3. Title of title: Fix title.');
-    expect(text).not.toContain('Then more');
+    expect(text).toContain('\n1. Title of contact-form\n');
+    expect(text).toContain('\n3. Title of title\n');
+    expect(text).not.toContain('Fix ');
     expect(text).not.toContain('broken-links');
   });
 

@@ -56,18 +56,16 @@ export function topFixes<T extends CheckResult>(checks: readonly T[], count = TO
     .map(({ check }) => check);
 }
 
-/** The first sentence of a text ("Add a form. It helps." → "Add a form."). */
-const firstSentence = (text: string) => /^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
-
 /**
- * A summary for the owner to start from, written from the top fixes: the score, then each fix in the
- * check's own words. A suggestion only: the owner edits it, and nothing is sent without their "Send".
+ * A summary for the owner to start from, written from the top fixes: the score, then each fix by its
+ * check's title. A suggestion only: the owner edits it, and nothing is sent without their "Send".
  */
 export function suggestedSummary(findings: AuditFindings, businessName: string): string {
   const top = topFixes(findings.checks);
   const score = findings.overall === undefined ? '' : `${businessName}'s website scored ${findings.overall} out of 100 in our check. `;
   if (top.length === 0) return `${score}We found nothing pressing to fix: the site already does what brings clients.`.trim();
-  const lines = top.map((check, i) => `${i + 1}. ${check.title}: ${firstSentence(check.fix)}`);
+  // Titles only: the report sets out each fix in full right below the summary.
+  const lines = top.map((check, i) => `${i + 1}. ${check.title}`);
   return `${score}The ${top.length === 1 ? 'change' : `${top.length} changes`} that would bring you the most clients:\n${lines.join('\n')}\n\nWe would be glad to go through them with you on a short call.`;
 }
 
