@@ -44,6 +44,12 @@ const kinds = new Map<string, JobKind>();
 /** The numbers of the advisory lock each capped kind's claims take (namespace 'agjb'). */
 const LOCK_NAMESPACE = 0x61676a62;
 
+/** A retry delay that doubles from `firstMs` with each failed attempt, at most `capMs`. */
+export const doublingDelay =
+  (firstMs: number, capMs = Number.POSITIVE_INFINITY) =>
+  (attempts: number): number =>
+    Math.min(capMs, firstMs * 2 ** (attempts - 1));
+
 /** Declares a kind of job and how it runs; done once per kind when its module loads. */
 export function defineJobKind<P extends Record<string, unknown>>(kind: string, definition: JobKind<P>): void {
   kinds.set(kind, definition as unknown as JobKind);

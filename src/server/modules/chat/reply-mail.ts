@@ -13,7 +13,7 @@ import { and, eq, gt } from 'drizzle-orm';
 import { config } from '../../config';
 import { db } from '../../db';
 import { chatConversations, chatMessages, users } from '../../db/schema';
-import { defineJobKind, enqueueJob } from '../../jobs/queue';
+import { defineJobKind, doublingDelay, enqueueJob } from '../../jobs/queue';
 import { logger } from '../../logger';
 import { enqueueMail } from '../../mail/queue';
 import { escapeHtml } from '../../mail/templates';
@@ -132,7 +132,7 @@ export async function sendReplyMail(conversationId: string, now = new Date()): P
 
 defineJobKind<{ conversationId: string }>(CHAT_REPLY_MAIL_JOB, {
   maxAttempts: 10,
-  retryDelayMs: (attempts) => Math.min(60 * 60_000, 30_000 * 2 ** (attempts - 1)),
+  retryDelayMs: doublingDelay(30_000, 60 * 60_000),
   leaseMs: 5 * 60_000,
   run: async ({ conversationId }, _job, now) => void (await sendReplyMail(conversationId, now)),
 });

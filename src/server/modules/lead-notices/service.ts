@@ -7,7 +7,7 @@
  */
 import { config } from '../../config';
 import { db } from '../../db';
-import { defineJobKind, enqueueJob } from '../../jobs/queue';
+import { defineJobKind, doublingDelay, enqueueJob } from '../../jobs/queue';
 import { logger } from '../../logger';
 import { enqueueMail, queuedMailTimes } from '../../mail/queue';
 import type { MailMessage } from '../../mail/templates';
@@ -88,7 +88,7 @@ export async function sendLeadNoticeDigest(adminId: string, now: Date = new Date
 
 defineJobKind<{ adminId: string }>(LEAD_NOTICE_DIGEST_JOB, {
   maxAttempts: 20,
-  retryDelayMs: (attempts) => Math.min(60 * 60_000, 30_000 * 2 ** (attempts - 1)),
+  retryDelayMs: doublingDelay(30_000, 60 * 60_000),
   leaseMs: 5 * 60_000,
   run: async ({ adminId }, _job, now) => void (await sendLeadNoticeDigest(adminId, now)),
 });

@@ -3,7 +3,7 @@
  * enrol or stop people call in their own transactions (the audit request, the report sent, the chat lead,
  * a booking, the lead's stage). The step's work is in ./service.ts, loaded by the job when it runs.
  */
-import { defineJobKind, enqueueJob } from '../../jobs/queue';
+import { defineJobKind, doublingDelay, enqueueJob } from '../../jobs/queue';
 import { minuteOfDayIn } from '../../../shared/dates';
 import { normalizeEmail } from '../../../shared/lead-people';
 import { MISSED_WHILE_BOOKED, minutesUntilQuietEnds, resumeStepOf, type QuietHours, type SequenceStep, type SequenceStopReason, type SequenceTrigger } from '../../../shared/schemas/lead-sequences';
@@ -114,7 +114,7 @@ export async function resumeSequencesAfterCancelledCall(tx: repo.Executor, email
 
 defineJobKind<{ enrollmentId: string; step: number }>(SEQUENCE_STEP_JOB, {
   maxAttempts: 10,
-  retryDelayMs: (attempts) => Math.min(60 * 60_000, 60_000 * 2 ** (attempts - 1)),
+  retryDelayMs: doublingDelay(60_000, 60 * 60_000),
   leaseMs: 5 * 60_000,
   run: async ({ enrollmentId, step }, _job, now) => {
     // Loaded when a step runs: the sending side needs the report links, which enrol people themselves.

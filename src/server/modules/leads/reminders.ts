@@ -7,7 +7,7 @@
  */
 import { config } from '../../config';
 import { db } from '../../db';
-import { defineJobKind, enqueueJob } from '../../jobs/queue';
+import { defineJobKind, doublingDelay, enqueueJob } from '../../jobs/queue';
 import { logger } from '../../logger';
 import { enqueueMail } from '../../mail/queue';
 import { compose, type MailMessage } from '../../mail/templates';
@@ -83,7 +83,7 @@ export async function sendFollowUpReminders(day: string): Promise<number> {
 
 defineJobKind<{ day: string }>(REMINDER_JOB, {
   maxAttempts: 5,
-  retryDelayMs: (attempts) => 60_000 * 2 ** (attempts - 1),
+  retryDelayMs: doublingDelay(60_000),
   leaseMs: 10 * 60_000,
   run: async ({ day }) => {
     await sendFollowUpReminders(day);

@@ -7,7 +7,7 @@
  */
 import { config } from '../../config';
 import { db } from '../../db';
-import { defineJobKind, enqueueJob, type JobRow } from '../../jobs/queue';
+import { defineJobKind, doublingDelay, enqueueJob, type JobRow } from '../../jobs/queue';
 import { logger } from '../../logger';
 import { insertActivity } from '../activity/repository';
 import { AuditError } from '../audit/errors';
@@ -82,7 +82,7 @@ async function auditRun(runId: string, job: JobRow): Promise<void> {
 
 defineJobKind<{ runId: string }>(SITE_AUDIT_JOB, {
   maxAttempts: MAX_ATTEMPTS,
-  retryDelayMs: (attempts) => 60_000 * 2 ** (attempts - 1),
+  retryDelayMs: doublingDelay(60_000),
   leaseMs: LEASE_MS,
   spacingMs: CHECK_SPACING_MS,
   get concurrency() {
