@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
+import { BROWSER_ARGS, BROWSER_PATH } from './tests/e2e/support/browsers';
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ADMIN_SPECS = /\/admin-[^/]*\.spec\.ts$/;
 
 /**
@@ -26,19 +26,11 @@ export default defineConfig({
     : [['list'], ['html', { open: 'never' }], ['json', { outputFile: 'test-results/e2e-results.json' }]],
   timeout: 30_000,
   use: {
-    trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: chromium,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-        '--disable-quic',
-      ],
-    },
+    // Recording a trace costs every test a screencast and DOM snapshots (a fifth of the browser run's CPU,
+    // even when kept for failures only); in CI the retry of a failed test records one, locally a failure keeps its.
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
+    // Chromium's headless shell where the machine has it (tests/e2e/support/browsers.ts).
+    launchOptions: { executablePath: BROWSER_PATH, args: BROWSER_ARGS },
   },
   // Two projects so that a worker runs either the admin studio's specs (which change the site's content
   // and settings, each putting back what it changed) or the public ones, never both on one server.

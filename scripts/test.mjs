@@ -1,5 +1,5 @@
-// `npm test`: type check and lint, unit + integration tests, then build and run the browser tests; at the
-// end, how long each phase took and which browser tests needed their retry (issue 37).
+// `npm test`: type check, lint and build, then the browser tests with the unit + integration tests beside
+// them; at the end, how long each phase took and which browser tests needed their retry (issue 37).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,18 +14,20 @@ delete env.TEST_DATABASE_URL; // the main run is on embedded PGlite, like `npm s
 const steps = [
   ['type check', bin('astro'), ['check']],
   ['lint', bin('eslint'), ['.']],
-  ['unit and integration tests (PGlite)', bin('vitest'), ['run']],
   ['build', bin('astro'), ['build']],
 ];
 
 /**
- * The data-layer suite again on PostgreSQL, the production engine, when one is available. It runs beside
- * the browser tests, on one worker: both spend much of their time waiting (on PostgreSQL, on pages and
- * timers). Its output is kept and printed when it ends, so the two reports do not interleave.
+ * The Vitest passes run beside the browser tests, which are the longest phase and leave part of the two
+ * cores idle while pages and timers are awaited (decision 062): the unit and integration tests on PGlite,
+ * and the data-layer suite again on PostgreSQL, the production engine, when one is available (one worker).
+ * They run at a lower priority (nice 10), so the browser tests' timing is what they would be alone; each
+ * one's output is kept and printed when it ends, so the reports do not interleave.
  */
-const alongside = pgUrl
-  ? [['integration tests (PostgreSQL)', bin('vitest'), ['run', 'tests/integration', '--maxWorkers=1'], { TEST_DATABASE_URL: pgUrl }]]
-  : [];
+const alongside = [
+  ['unit and integration tests (PGlite)', bin('vitest'), ['run']],
+  ...(pgUrl ? [['integration tests (PostgreSQL)', bin('vitest'), ['run', 'tests/integration', '--maxWorkers=1'], { TEST_DATABASE_URL: pgUrl }]] : []),
+];
 
 // Every worker starts a server of its own (tests/e2e/support/fixtures.ts). Specs that run several processes
 // on PostgreSQL (several-instances, workers) create their own database on this server and are skipped without one.
@@ -79,11 +81,14 @@ for (const [label, command, args, extraEnv = {}] of steps) {
 const backgroundTails = [];
 const lastLines = (text, n) => text.trimEnd().split('\n').slice(-n).join('\n');
 
+const niceAvailable = spawnSync('nice', ['true']).status === 0;
+
 /** Runs a step in the background with its output kept; resolves with its exit code, printing the output. */
 function inBackground([label, command, args, extraEnv = {}]) {
   console.log(`\n▶ ${label} (alongside the browser tests; its report follows when it ends)`);
   const started = Date.now();
-  const child = spawn(command, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lowered = niceAvailable ? ['nice', ['-n', '10', command, ...args]] : [command, args];
+  const child = spawn(lowered[0], lowered[1], { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));

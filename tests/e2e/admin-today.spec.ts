@@ -13,6 +13,10 @@ import type { ChatSendResponse } from '../../src/shared/chat';
 import { TODAY_LIST_LENGTH } from '../../src/shared/today';
 import { ADMIN_STATE, freshClientIp, gotoHydrated } from './support/accounts';
 import { callAction } from './support/admin-actions';
+import { fullChromium } from './support/browsers';
+
+// Desktop notifications are the full browser's: the headless shell the other specs use has no Notification.
+test.use(fullChromium);
 
 const SIZES = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } };
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
