@@ -1,5 +1,6 @@
-// `npm test`: type check, lint and build, then the browser tests with the unit + integration tests beside
-// them; at the end, how long each phase took and which browser tests needed their retry (issue 37).
+// `npm test`: type check, lint and build with the unit + integration tests beside them, then the browser
+// tests with the PostgreSQL pass beside them; at the end, how long each phase took and which browser tests
+// needed their retry (issue 37).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const pgUrl = process.env.TEST_DATABASE_URL;
 delete env.TEST_DATABASE_URL; // the main run is on embedded PGlite, like `npm start`
 
+// Phase 1: the checks that need no build, one after the other, and the build the browser tests need.
 const steps = [
   ['type check', bin('astro'), ['check']],
   ['lint', bin('eslint'), ['.']],
@@ -18,16 +20,16 @@ const steps = [
 ];
 
 /**
- * The Vitest passes run beside the browser tests, which are the longest phase and leave part of the two
- * cores idle while pages and timers are awaited (decision 062): the unit and integration tests on PGlite,
- * and the data-layer suite again on PostgreSQL, the production engine, when one is available (one worker).
- * They run at a lower priority (nice 10), so the browser tests' timing is what they would be alone; each
- * one's output is kept and printed when it ends, so the reports do not interleave.
+ * Two phases keep both cores busy (decision 062). Beside phase 1 (mostly one core) runs the unit and
+ * integration suite on PGlite (two workers); beside the browser tests (phase 2, the longest, with idle time
+ * while pages and timers are awaited) the data-layer suite again on PostgreSQL, the production engine, when
+ * one is available: one worker, at a lower priority (nice 10), so the timing-sensitive browser specs get
+ * the CPU first. A background pass's output is kept and printed when it ends, so reports do not interleave.
  */
-const alongside = [
-  ['unit and integration tests (PGlite)', bin('vitest'), ['run']],
-  ...(pgUrl ? [['integration tests (PostgreSQL)', bin('vitest'), ['run', 'tests/integration', '--maxWorkers=1'], { TEST_DATABASE_URL: pgUrl }]] : []),
-];
+const besidePhase1 = [['unit and integration tests (PGlite)', bin('vitest'), ['run']]];
+const besideBrowser = pgUrl
+  ? [['integration tests (PostgreSQL)', bin('vitest'), ['run', 'tests/integration', '--maxWorkers=1'], { TEST_DATABASE_URL: pgUrl }, { lowered: true }]]
+  : [];
 
 // Every worker starts a server of its own (tests/e2e/support/fixtures.ts). Specs that run several processes
 // on PostgreSQL (several-instances, workers) create their own database on this server and are skipped without one.
@@ -64,19 +66,6 @@ function flakyBrowserTests() {
   return titles;
 }
 
-for (const [label, command, args, extraEnv = {}] of steps) {
-  console.log(`\n▶ ${label}`);
-  const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: 'inherit' });
-  timings.push([label, seconds(started), result.status === 0 ? 'passed' : 'FAILED']);
-  if (result.status !== 0) {
-    console.error(`\n✖ ${label} failed`);
-    printSummary();
-    process.exit(result.status ?? 1);
-  }
-  console.log(`✔ ${label} (${seconds(started).toFixed(1)} s)`);
-}
-
 /** The ends of failed background reports, printed again after everything. */
 const backgroundTails = [];
 const lastLines = (text, n) => text.trimEnd().split('\n').slice(-n).join('\n');
@@ -84,15 +73,15 @@ const lastLines = (text, n) => text.trimEnd().split('\n').slice(-n).join('\n');
 const niceAvailable = spawnSync('nice', ['true']).status === 0;
 
 /** Runs a step in the background with its output kept; resolves with its exit code, printing the output. */
-function inBackground([label, command, args, extraEnv = {}]) {
-  console.log(`\n▶ ${label} (alongside the browser tests; its report follows when it ends)`);
+function inBackground([label, command, args, extraEnv = {}, { lowered = false } = {}], beside) {
+  console.log(`\n▶ ${label} (beside ${beside}; its report follows when it ends)`);
   const started = Date.now();
-  const lowered = niceAvailable ? ['nice', ['-n', '10', command, ...args]] : [command, args];
-  const child = spawn(lowered[0], lowered[1], { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [file, argv] = lowered && niceAvailable ? ['nice', ['-n', '10', command, ...args]] : [command, args];
+  const child = spawn(file, argv, { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
-  return new Promise((resolve) => {
+  const done = new Promise((resolve) => {
     child.on('close', (code) => {
       console.log(`\n── ${label} ──\n${output}`);
       console.log(code === 0 ? `✔ ${label} (${seconds(started).toFixed(1)} s)` : `\n✖ ${label} failed`);
@@ -101,6 +90,7 @@ function inBackground([label, command, args, extraEnv = {}]) {
       resolve(code ?? 1);
     });
   });
+  return { label, done, stop: () => child.kill('SIGTERM') };
 }
 
 function inForeground([label, command, args, extraEnv = {}]) {
@@ -116,14 +106,34 @@ function inForeground([label, command, args, extraEnv = {}]) {
   });
 }
 
-const codes = await Promise.all([...alongside.map(inBackground), inForeground(browser)]);
-const failed = codes.find((code) => code !== 0);
-if (failed !== undefined) {
-  // A report printed mid-run scrolls away under the browser tests': the verdict is repeated last.
-  const labels = [...alongside, browser].filter((_, i) => codes[i] !== 0).map(([label]) => label);
-  if (backgroundTails.length) console.log(`\n── the end of each failed background report again ──\n${backgroundTails.join('\n')}`);
+/** Ends the run: the failed background reports' ends again, the table, and the verdict last. */
+function finish(results) {
+  const failed = results.filter(({ code }) => code !== 0);
+  if (failed.length) {
+    // A report printed mid-run scrolls away under the browser tests': the verdict is repeated last.
+    if (backgroundTails.length) console.log(`\n── the end of each failed background report again ──\n${backgroundTails.join('\n')}`);
+    printSummary();
+    console.error(`\n✖ failed: ${failed.map(({ label }) => label).join(', ')}`);
+    process.exit(failed[0].code);
+  }
   printSummary();
-  console.error(`\n✖ failed: ${labels.join(', ')}`);
-  process.exit(failed);
 }
-printSummary();
+
+const results = [];
+const phase1 = besidePhase1.map((step) => inBackground(step, 'the type check, lint and build'));
+for (const step of steps) {
+  const code = await inForeground(step);
+  if (code !== 0) {
+    // Without a build there are no browser tests: stop here.
+    for (const pass of phase1) pass.stop();
+    await Promise.all(phase1.map((pass) => pass.done));
+    finish([{ label: step[0], code }]);
+  }
+}
+// The browser tests start once phase 1's own pass has ended: both at once overloaded two cores (the
+// website check's Lighthouse, at the lowest priority, then missed its time).
+for (const pass of phase1) results.push({ label: pass.label, code: await pass.done });
+const phase2 = besideBrowser.map((step) => inBackground(step, 'the browser tests'));
+results.push({ label: browser[0], code: await inForeground(browser) });
+for (const pass of phase2) results.push({ label: pass.label, code: await pass.done });
+finish(results);

@@ -3,7 +3,7 @@
  * anonymous 60 MB JSON body to an admin route (read and parsed before the 401), and froze it with large
  * url-encoded forms. This spec runs its own server, so it can watch that server's memory.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -12,6 +12,7 @@ import { expect, test } from './support/fixtures';
 import { SERVER_NODE_ARGS } from '../../scripts/server-process.mjs';
 import { newAccount, signUpViaApi, verificationLink } from './support/accounts';
 import { freePort } from './support/free-port';
+import { prepareData } from './support/own-server';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const MB = 1024 * 1024;
@@ -30,7 +31,7 @@ test.beforeAll(async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SITE_URL: base, LOG_LEVEL: 'warn', BOOKING_WEBHOOK_SECRET_CALCOM: 'calcom-test-secret-0123456789' };
   delete env.DATABASE_URL;
   delete env.TRUSTED_PROXY_IP_HEADER;
-  expect(spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env }).status).toBe(0);
+  prepareData(env);
   server = spawn(process.execPath, SERVER_NODE_ARGS, { cwd: root, env, stdio: 'ignore' });
   await expect.poll(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status, { timeout: 90_000 }).toBe(200);
 });

@@ -57,12 +57,17 @@ export function checkBrowserProcesses(root = process.pid): SeenProcess[] {
     .map((process) => ({ ...process, uid: Number(/^Uid:\s+(\d+)/m.exec(read(`/proc/${process.pid}/status`) ?? '')?.[1]) }));
 }
 
-/** The check's browser processes once there are some (its first process and, soon after, its renderers). */
+/**
+ * The check's browser processes once Chromium itself runs (its first process and, soon after, its
+ * renderers). Debian's /usr/bin/chromium is a shell script that runs `ls` and `tr` in a subshell before it
+ * execs the browser: a look in those milliseconds (longer on a busy machine) saw three processes that were
+ * about to end, so a Chromium child process (`--type=…`) must be among them.
+ */
 export async function waitForCheckBrowser(root = process.pid, timeoutMs = 30_000, atLeast = 3): Promise<SeenProcess[]> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const found = checkBrowserProcesses(root);
-    if (found.length >= atLeast) return found;
+    if (found.length >= atLeast && found.some((process) => process.cmdline.includes(' --type='))) return found;
     if (Date.now() > until) throw new Error(`no browser of the check within ${timeoutMs} ms (found ${found.length} processes)`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

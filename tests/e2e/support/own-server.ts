@@ -1,7 +1,7 @@
 /**
  * A built server of a spec's own (its own settings, data folder and database), started the way production
- * starts it (migrate, then server.mjs with the production Node flags), for specs that stop, signal or
- * starve it. Its output is kept for assertions.
+ * starts it (a migrated database, then server.mjs with the production Node flags), for specs that stop,
+ * signal or starve it. Its output is kept for assertions.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,13 +30,28 @@ export async function ownPort(offset: number): Promise<number> {
   return process.env.E2E_PORT ? Number(process.env.E2E_PORT) + offset : freePort();
 }
 
+/**
+ * Leaves env's database as `npm start`'s migration step leaves it. On the embedded database with the demo
+ * content, DATA_DIR becomes a copy of the run's migrated template (E2E_TEMPLATE_DIR, as every worker's
+ * server starts from): a migration of its own costs about 8 s of a core, a tenth of the browser tests' CPU
+ * when every such spec ran one. Otherwise (PostgreSQL, an empty site) `scripts/migrate.ts` runs.
+ */
+export function prepareData(env: NodeJS.ProcessEnv): void {
+  const template = process.env.E2E_TEMPLATE_DIR;
+  if (!env.DATABASE_URL && env.SEED_DEMO_CONTENT !== 'false' && template && fs.existsSync(template)) {
+    fs.cpSync(template, env.DATA_DIR!, { recursive: true });
+    return;
+  }
+  const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env, encoding: 'utf8' });
+  expect(migrate.status, migrate.stderr).toBe(0);
+}
+
 export async function startOwnServer(port: number, settings: NodeJS.ProcessEnv = {}): Promise<OwnServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-own-server-'));
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SITE_URL: url, LOG_LEVEL: 'warn', ASTRO_TELEMETRY_DISABLED: '1', ...settings };
   if (!settings.DATABASE_URL) delete env.DATABASE_URL;
-  const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env, encoding: 'utf8' });
-  expect(migrate.status, migrate.stderr).toBe(0);
+  prepareData(env);
   const child = spawn(process.execPath, SERVER_NODE_ARGS, { cwd: root, env: { ...env, ...SERVER_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
