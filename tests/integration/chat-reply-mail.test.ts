@@ -16,8 +16,10 @@ import { replyToConversation } from '../../src/server/modules/chat/admin';
 import { visitorKeyOf, type ChatIdentity } from '../../src/server/modules/chat/identity';
 import { CHAT_REPLY_MAIL_JOB, CHAT_REPLY_MAIL_KIND, replyMailDelayMs, sendReplyMail } from '../../src/server/modules/chat/reply-mail';
 import { chatSession, pollConversation, saveChatContact, sendVisitorMessage } from '../../src/server/modules/chat/service';
+import { saveQuietHours } from '../../src/server/modules/lead-sequences/service';
 import { unsubscribe, unsubscribeTokenOf, unsubscribeUrlFor } from '../../src/server/modules/lead-sequences/unsubscribe';
 import { createAuthHarness, randomIp, type AuthHarness } from '../support/auth';
+import { quietHoursAwayFrom } from '../support/quiet-hours';
 
 const SITE = 'http://localhost:4321';
 let h: AuthHarness;
@@ -26,6 +28,8 @@ beforeEach(async () => {
   process.env.AUTH_SECRET ??= 'test-secret-that-is-long-enough-for-hs256-signing';
   h = await createAuthHarness();
   ({ userId: admin } = await h.signUpVerified({ email: 'owner@example.com', firstName: 'Olivia', lastName: 'Owner' }));
+  // A reply mail waits out the quiet hours; these tests are about the minute it gathers replies, at any hour.
+  await saveQuietHours(admin, quietHoursAwayFrom(new Date()));
 });
 afterEach(() => h.close());
 

@@ -12,19 +12,18 @@ import { runDueJobsOf } from '../../src/server/jobs/queue';
 import { submitAuditRequest } from '../../src/server/modules/audit/service';
 import { saveChatContact } from '../../src/server/modules/chat/service';
 import { setLeadStage, setReplied } from '../../src/server/modules/leads/work';
-import { outsideQuietHours, SEQUENCE_STEP_JOB } from '../../src/server/modules/lead-sequences/schedule';
+import { SEQUENCE_STEP_JOB } from '../../src/server/modules/lead-sequences/schedule';
 import { runSequenceStep, saveQuietHours, saveSequence, sendNextStepNow, sequencesOf, SEQUENCE_MAIL_KIND } from '../../src/server/modules/lead-sequences/service';
 import { unsubscribe, unsubscribeStateOf } from '../../src/server/modules/lead-sequences/unsubscribe';
 import { personTimeline } from '../../src/server/modules/leads/people';
 import { auditSubmissionOf } from '../../src/shared/schemas/audit';
-import { DEFAULT_QUIET_HOURS } from '../../src/shared/schemas/lead-sequences';
 import { createAuthHarness, randomIp, type AuthHarness } from '../support/auth';
+import { dayOf } from '../support/quiet-hours';
 import { onPostgres, postgresUrlOf } from '../support/db';
 
 let h: AuthHarness;
 let admin: string;
 const ADA = 'ada@example.com';
-const DAY = 86_400_000;
 const STEPS = [
   { delayDays: 0, subject: 'Thanks, {{first_name}}', body: 'Hi {{first_name}},\n\nAbout {{business}}: <b>soon</b>.' },
   { delayDays: 2, subject: 'Day two for {{business}}', body: 'Book: {{booking_link}}' },
@@ -47,10 +46,6 @@ async function requestAudit(email = ADA): Promise<string> {
 const enrollments = (email = ADA) => h.handle.db.select().from(leadSequenceEnrollments).where(eq(leadSequenceEnrollments.email, email));
 const sequenceMails = (email = ADA) => h.handle.db.select().from(mailQueue).where(and(eq(mailQueue.kind, SEQUENCE_MAIL_KIND), eq(mailQueue.to, email)));
 
-/** The moment `days` after the enrolment plus a minute, moved out of the default quiet hours (UTC). */
-function dayOf(enrolledAt: Date, days: number): Date {
-  return new Date(outsideQuietHours(new Date(enrolledAt.getTime() + days * DAY + 60_000), DEFAULT_QUIET_HOURS, 'UTC').getTime() + 60_000);
-}
 const runSteps = (at: Date, database?: Database) => runDueJobsOf(SEQUENCE_STEP_JOB, stepKind(), { now: () => at, ...(database ? { database } : {}) });
 // The kind as the queue defines it (schedule.ts), run under the test's clock.
 const stepKind = () => ({ maxAttempts: 10, retryDelayMs: () => 1000, leaseMs: 300_000, run: async (p: Record<string, unknown>, _job: unknown, now: Date) => void (await runSequenceStep(p.enrollmentId as string, p.step as number, { now })) });

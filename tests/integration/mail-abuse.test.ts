@@ -14,15 +14,15 @@ import { hashReportToken } from '../../src/server/modules/audit-report/token';
 import { receiveBooking } from '../../src/server/modules/bookings/service';
 import { saveChatContact } from '../../src/server/modules/chat/service';
 import { LEAD_NOTICE_DIGEST_JOB, LEAD_NOTICE_DIGEST_KIND, sendLeadNoticeDigest } from '../../src/server/modules/lead-notices/service';
-import { outsideQuietHours, SEQUENCE_STEP_JOB } from '../../src/server/modules/lead-sequences/schedule';
+import { SEQUENCE_STEP_JOB } from '../../src/server/modules/lead-sequences/schedule';
 import { runSequenceStep, saveSequence, sequencesOf, SEQUENCE_MAIL_KIND } from '../../src/server/modules/lead-sequences/service';
 import { unsubscribe, unsubscribeTokenOf } from '../../src/server/modules/lead-sequences/unsubscribe';
 import { insertRun } from '../../src/server/modules/site-audit/repository';
 import { scoreFindings } from '../../src/server/modules/site-audit/scoring';
 import { isConfirmedAddress } from '../../src/server/modules/unconfirmed-mail/service';
 import { auditSubmissionOf } from '../../src/shared/schemas/audit';
-import { DEFAULT_QUIET_HOURS } from '../../src/shared/schemas/lead-sequences';
 import { createAuthHarness, randomIp, type AuthHarness } from '../support/auth';
+import { dayOf } from '../support/quiet-hours';
 
 let h: AuthHarness;
 let admin: string;
@@ -43,8 +43,6 @@ afterEach(() => h.close());
 const mailsTo = (email: string) => h.handle.db.select().from(mailQueue).where(sql`lower(${mailQueue.to}) = ${email}`).orderBy(mailQueue.createdAt);
 const enrollmentOf = async (email: string) => (await h.handle.db.select().from(leadSequenceEnrollments).where(eq(leadSequenceEnrollments.email, email)))[0]!;
 
-/** The moment `days` after the enrolment plus a minute, moved out of the default quiet hours (UTC). */
-const dayOf = (enrolledAt: Date, days: number) => new Date(outsideQuietHours(new Date(enrolledAt.getTime() + days * DAY + 60_000), DEFAULT_QUIET_HOURS, 'UTC').getTime() + 60_000);
 const stepKind = () => ({ maxAttempts: 10, retryDelayMs: () => 1000, leaseMs: 300_000, run: async (p: Record<string, unknown>, _job: unknown, now: Date) => void (await runSequenceStep(p.enrollmentId as string, p.step as number, { now })) });
 const runSteps = (at: Date) => runDueJobsOf(SEQUENCE_STEP_JOB, stepKind(), { now: () => at });
 const digestKind = () => ({ maxAttempts: 20, retryDelayMs: () => 1000, leaseMs: 300_000, run: async (p: Record<string, unknown>, _job: unknown, now: Date) => void (await sendLeadNoticeDigest(p.adminId as string, now)) });
