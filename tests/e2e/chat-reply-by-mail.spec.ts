@@ -6,9 +6,10 @@
  * there; a later reply shows as an unread mark on the launcher of the next page. Screenshots and axe at
  * 390 and 1280 px.
  */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from './support/fixtures';
+import { expect, test, type Browser, type Page } from './support/fixtures';
 import { ADMIN_STATE, freshClientIp, gotoHydrated, mailsTo } from './support/accounts';
+import { axeViolations } from './support/axe';
+import { awayFromQuietHours } from './support/quiet-hours';
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -20,8 +21,8 @@ async function screenshotsAndAxe(page: Page, name: string) {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 860 });
     await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
-    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-    expect(violations.map((v) => `${width}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    // Read at rest (tests/e2e/support/axe.ts): the hero's rotating phrase mid-fade is not a contrast fault.
+    expect((await axeViolations(page)).map((v) => `${width}: ${v}`)).toEqual([]);
   }
 }
 
@@ -31,8 +32,12 @@ async function reply(page: Page, text: string) {
   await expect(page.locator('[data-author="admin"]').filter({ hasText: text })).toBeVisible();
 }
 
-test('the team’s reply is emailed to a visitor who left, its link reopens the chat on their phone, and a later reply marks the launcher', async ({ page, browser }) => {
+test('the team’s reply is emailed to a visitor who left, its link reopens the chat on their phone, and a later reply marks the launcher', async ({ page, browser, request, baseURL }) => {
   test.setTimeout(90_000);
+  await awayFromQuietHours(page, request, baseURL!, () => visitorWhoLeftGetsTheReply(page, browser));
+});
+
+async function visitorWhoLeftGetsTheReply(page: Page, browser: Browser) {
   const id = unique();
   const email = `ada-${id}@example.com`;
 
@@ -88,4 +93,4 @@ test('the team’s reply is emailed to a visitor who left, its link reopens the 
   await expect(panel(reader).locator('[data-chat-author="admin"]').last()).toContainText('which days suit you?');
   await expect(reader.locator('[data-chat-unread]')).toBeHidden();
   await phone.close();
-});
+}
