@@ -11,6 +11,7 @@ import { expect, test, type Browser, type Page } from './support/fixtures';
 import { calComBody, calComHeaders } from '../support/booking-webhooks';
 import { ADMIN_STATE, freshClientIp, gotoHydrated, mailsTo, newestMailTo, savedAccounts } from './support/accounts';
 import { callAction } from './support/admin-actions';
+import { awayFromQuietHours } from './support/quiet-hours';
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -359,97 +360,90 @@ test('a person key that names no lead, or is not a key at all, is a 404', async 
   expect((await page.goto(`${first}?before=99999999999999999999`))?.status()).toBe(200);
 });
 
-/** "HH:MM" of `at` on the wall clock of `timeZone`. */
-const wallClock = (at: Date, timeZone: string) => new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
-
 test('an enrolled lead gets step 1 with one-click unsubscribe, unsubscribes with the page’s own button, and never gets step 2', async ({ page, browser, request, baseURL }) => {
   test.setTimeout(120_000);
   const id = unique();
   const email = `sam-${id}@example.com`;
   // Quiet hours that are not now in the site's zone, and the audit-request sequence on: both put back after.
-  await gotoHydrated(page, '/admin/leads/sequences');
-  const timeZone = /time zone \(([^,)]+)/.exec(await page.locator('form[data-quiet-hours]').innerText())![1]!;
-  const quiet = { start: await page.getByLabel('No follow-up emails between').inputValue(), end: await page.getByLabel(/^and/).inputValue() };
-  const card = page.locator('form[data-sequence="audit-requested"]');
-  const sequence = { trigger: 'audit-requested', active: await card.getByRole('switch').isChecked(), steps: [] as unknown[] };
-  for (const step of await card.locator('[data-sequence-step]').all()) {
-    sequence.steps.push({ delayDays: Number(await step.getByLabel('Send on day').inputValue()), subject: await step.getByLabel('Subject').inputValue(), body: await step.getByLabel('Message').inputValue() });
-  }
-  const hour = 3_600_000;
-  const put = async (name: string, input: unknown) => expect((await callAction(request, baseURL!, name, input)).status).toBe(200);
-  try {
-    await put('admin.leads.saveQuietHours', { start: wallClock(new Date(Date.now() + 6 * hour), timeZone), end: wallClock(new Date(Date.now() + 7 * hour), timeZone) });
-    await put('admin.leads.saveSequence', {
-      trigger: 'audit-requested',
-      active: true,
-      steps: [
-        { delayDays: 0, subject: `Thanks, {{first_name}} (${id})`, body: 'Hi {{first_name}},\n\nWe are on <b>{{business}}</b>.' },
-        { delayDays: 2, subject: `Step two (${id})`, body: 'Book a call: {{booking_link}}' },
-      ],
-    });
+  await awayFromQuietHours(page, request, baseURL!, async () => {
+    const card = page.locator('form[data-sequence="audit-requested"]');
+    const sequence = { trigger: 'audit-requested', active: await card.getByRole('switch').isChecked(), steps: [] as unknown[] };
+    for (const step of await card.locator('[data-sequence-step]').all()) {
+      sequence.steps.push({ delayDays: Number(await step.getByLabel('Send on day').inputValue()), subject: await step.getByLabel('Subject').inputValue(), body: await step.getByLabel('Message').inputValue() });
+    }
+    const put = async (name: string, input: unknown) => expect((await callAction(request, baseURL!, name, input)).status).toBe(200);
+    try {
+      await put('admin.leads.saveSequence', {
+        trigger: 'audit-requested',
+        active: true,
+        steps: [
+          { delayDays: 0, subject: `Thanks, {{first_name}} (${id})`, body: 'Hi {{first_name}},\n\nWe are on <b>{{business}}</b>.' },
+          { delayDays: 2, subject: `Step two (${id})`, body: 'Book a call: {{booking_link}}' },
+        ],
+      });
 
-    await visitorRequestsAudit(browser, { fullName: 'Sam Stone', email, business: `Stone Physio ${id}`, landing: '/' });
+      await visitorRequestsAudit(browser, { fullName: 'Sam Stone', email, business: `Stone Physio ${id}`, landing: '/' });
 
-    // Step 1, sent by the server's worker: the one-click headers (RFC 8058) and the visible link.
-    const stepMails = () => mailsTo(email).filter((m) => m.includes(`(${id})`));
-    await expect.poll(() => stepMails().length, { timeout: 20_000 }).toBe(1);
-    const [mail] = stepMails();
-    // Nobody confirmed Sam's address: the sequence leaves out what was typed (decision 057).
-    expect(mail).toMatch(new RegExp(`^Subject: Thanks, there \\(${id}\\)`, 'm'));
-    // A long header is folded onto the next line (RFC 5322).
-    const header = /^List-Unsubscribe:\s+<(\S+)>\r?$/m.exec(mail!)?.[1];
-    expect(header).toMatch(/\/unsubscribe\/[\w-]{43}$/);
-    expect(mail).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
-    expect(mail).toContain(`unsubscribe: ${header}`);
-    expect(mail).toContain('We are on &lt;b&gt;your business&lt;/b&gt;.');
-    expect(mail).not.toContain('Stone Physio');
-    const link = new URL(header!).pathname;
+      // Step 1, sent by the server's worker: the one-click headers (RFC 8058) and the visible link.
+      const stepMails = () => mailsTo(email).filter((m) => m.includes(`(${id})`));
+      await expect.poll(() => stepMails().length, { timeout: 20_000 }).toBe(1);
+      const [mail] = stepMails();
+      // Nobody confirmed Sam's address: the sequence leaves out what was typed (decision 057).
+      expect(mail).toMatch(new RegExp(`^Subject: Thanks, there \\(${id}\\)`, 'm'));
+      // A long header is folded onto the next line (RFC 5322).
+      const header = /^List-Unsubscribe:\s+<(\S+)>\r?$/m.exec(mail!)?.[1];
+      expect(header).toMatch(/\/unsubscribe\/[\w-]{43}$/);
+      expect(mail).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+      expect(mail).toContain(`unsubscribe: ${header}`);
+      expect(mail).toContain('We are on &lt;b&gt;your business&lt;/b&gt;.');
+      expect(mail).not.toContain('Stone Physio');
+      const link = new URL(header!).pathname;
 
-    // The link opened in a browser only asks; a link scanner's GET changes nothing.
-    const visitorContext = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-    const visitor = await visitorContext.newPage();
-    await visitor.goto(link);
-    await expect(visitor.getByRole('heading', { level: 1 })).toHaveText('Unsubscribe from follow-up emails?');
-    await expect(visitor.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
-    await screenshotsAndAxe(visitor, 'unsubscribe-ask');
+      // The link opened in a browser only asks; a link scanner's GET changes nothing.
+      const visitorContext = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+      const visitor = await visitorContext.newPage();
+      await visitor.goto(link);
+      await expect(visitor.getByRole('heading', { level: 1 })).toHaveText('Unsubscribe from follow-up emails?');
+      await expect(visitor.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
+      await screenshotsAndAxe(visitor, 'unsubscribe-ask');
 
-    // The page's own button, as a person clicks it: the page sends no Referer (its address is the key), so
-    // the browser's post carries `Origin: null`, which must not be refused as another site's.
-    const posted = visitor.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(link));
-    await visitor.getByRole('button', { name: 'Unsubscribe' }).click();
-    expect((await posted).headers()['origin']).toBe('null');
-    await expect(visitor.getByRole('heading', { level: 1 })).toHaveText('You are unsubscribed');
-    await screenshotsAndAxe(visitor, 'unsubscribe-done');
-    // The mail client's one-click POST (no cookies, no Origin) of the same link: the same answer.
-    const oneClick = await request.post(link, { form: { 'List-Unsubscribe': 'One-Click' }, headers: { cookie: '' } });
-    expect(oneClick.status()).toBe(200);
-    expect(oneClick.headers()['cache-control']).toContain('no-store');
-    expect(oneClick.headers()['referrer-policy']).toBe('no-referrer');
-    // Used again: the same answer; tampered with: not a link of ours.
-    expect((await request.post(link, { form: { 'List-Unsubscribe': 'One-Click' } })).status()).toBe(200);
-    const tampered = link.slice(0, -1) + (link.endsWith('A') ? 'B' : 'A');
-    expect((await request.post(tampered, { form: { 'List-Unsubscribe': 'One-Click' } })).status()).toBe(404);
-    expect((await request.get(tampered)).status()).toBe(404);
-    await visitorContext.close();
+      // The page's own button, as a person clicks it: the page sends no Referer (its address is the key), so
+      // the browser's post carries `Origin: null`, which must not be refused as another site's.
+      const posted = visitor.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(link));
+      await visitor.getByRole('button', { name: 'Unsubscribe' }).click();
+      expect((await posted).headers()['origin']).toBe('null');
+      await expect(visitor.getByRole('heading', { level: 1 })).toHaveText('You are unsubscribed');
+      await screenshotsAndAxe(visitor, 'unsubscribe-done');
+      // The mail client's one-click POST (no cookies, no Origin) of the same link: the same answer.
+      const oneClick = await request.post(link, { form: { 'List-Unsubscribe': 'One-Click' }, headers: { cookie: '' } });
+      expect(oneClick.status()).toBe(200);
+      expect(oneClick.headers()['cache-control']).toContain('no-store');
+      expect(oneClick.headers()['referrer-policy']).toBe('no-referrer');
+      // Used again: the same answer; tampered with: not a link of ours.
+      expect((await request.post(link, { form: { 'List-Unsubscribe': 'One-Click' } })).status()).toBe(200);
+      const tampered = link.slice(0, -1) + (link.endsWith('A') ? 'B' : 'A');
+      expect((await request.post(tampered, { form: { 'List-Unsubscribe': 'One-Click' } })).status()).toBe(404);
+      expect((await request.get(tampered)).status()).toBe(404);
+      await visitorContext.close();
 
-    // The admin sees it; the next step cannot be sent, now or later.
-    await gotoHydrated(page, `/admin/leads/${base64url(email)}`);
-    const panel = page.locator('[data-lead-sequences]');
-    await expect(panel.locator('[data-unsubscribed]')).toContainText('Unsubscribed from follow-up emails on');
-    await expect(panel.locator('[data-enrollment="stopped"]')).toContainText('Stopped: they unsubscribed');
-    await expect(panel.getByRole('button', { name: /^Send step/ })).toHaveCount(0);
-    await expect(page.locator('[data-timeline-entry="lead-unsubscribed"]')).toContainText('On the unsubscribe page');
-    await expect(page.locator('[data-timeline-entry="mail"]').filter({ hasText: 'Follow-up sequence' })).toHaveCount(1);
-    await screenshotsAndAxe(page, 'lead-unsubscribed');
-    const found = await panel.locator('[data-enrollment]').getAttribute('data-enrollment-id');
-    const refused = await callAction(request, baseURL!, 'admin.leads.sendSequenceStepNow', { enrollmentId: found });
-    expect(refused.status).toBe(409);
-    expect(refused.error?.message).toBe('This sequence has ended for them: nothing more is sent.');
-    // The refused send sent nothing: still only step 1. (Step 2 falls due in two days; that an unsubscribed
-    // person's due step is never sent is tested where the clock can be moved: lead-sequences.test.ts.)
-    expect(stepMails()).toHaveLength(1);
-  } finally {
-    await put('admin.leads.saveSequence', sequence);
-    await put('admin.leads.saveQuietHours', quiet);
-  }
+      // The admin sees it; the next step cannot be sent, now or later.
+      await gotoHydrated(page, `/admin/leads/${base64url(email)}`);
+      const panel = page.locator('[data-lead-sequences]');
+      await expect(panel.locator('[data-unsubscribed]')).toContainText('Unsubscribed from follow-up emails on');
+      await expect(panel.locator('[data-enrollment="stopped"]')).toContainText('Stopped: they unsubscribed');
+      await expect(panel.getByRole('button', { name: /^Send step/ })).toHaveCount(0);
+      await expect(page.locator('[data-timeline-entry="lead-unsubscribed"]')).toContainText('On the unsubscribe page');
+      await expect(page.locator('[data-timeline-entry="mail"]').filter({ hasText: 'Follow-up sequence' })).toHaveCount(1);
+      await screenshotsAndAxe(page, 'lead-unsubscribed');
+      const found = await panel.locator('[data-enrollment]').getAttribute('data-enrollment-id');
+      const refused = await callAction(request, baseURL!, 'admin.leads.sendSequenceStepNow', { enrollmentId: found });
+      expect(refused.status).toBe(409);
+      expect(refused.error?.message).toBe('This sequence has ended for them: nothing more is sent.');
+      // The refused send sent nothing: still only step 1. (Step 2 falls due in two days; that an unsubscribed
+      // person's due step is never sent is tested where the clock can be moved: lead-sequences.test.ts.)
+      expect(stepMails()).toHaveLength(1);
+    } finally {
+      await put('admin.leads.saveSequence', sequence);
+    }
+  });
 });
