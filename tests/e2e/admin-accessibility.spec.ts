@@ -8,7 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from './support/fixtures';
 import { ADMIN_PAGES, fillRoute, routeMatcher, type AdminRoute } from '../support/admin-pages';
 import { startAuditFixtureSites, type AuditFixtureSites } from '../support/audit-fixture-sites';
-import { ADMIN_STATE, freshClientIp } from './support/accounts';
+import { ADMIN_STATE, freshClientIp, islandsHydrated } from './support/accounts';
 import { callAction } from './support/admin-actions';
 import { VIEWPORTS } from './support/public-pages';
 
@@ -36,7 +36,7 @@ async function expectNoViolations(page: Page, path: string) {
     const status = (await page.goto(path))?.status();
     expect(status, `${path} answers the admin page`).toBe(200);
     // The islands' own markup is what the admin uses.
-    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    await islandsHydrated(page);
     await page.locator('details:not([open])').evaluateAll((all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
     failures.push(...(await violations(page, `${name} ${path}`)));
   }

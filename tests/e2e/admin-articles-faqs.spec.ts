@@ -10,7 +10,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Page } from './support/fixtures';
 import { DEFAULT_FAQS } from '../../src/shared/default-faqs';
-import { ADMIN_STATE, gotoHydrated, MEMBER_STATE } from './support/accounts';
+import { ADMIN_STATE, gotoHydrated, islandsHydrated, MEMBER_STATE } from './support/accounts';
 import { dragTo, moveByKeyboard } from './support/sortable';
 import { fillRichHtml } from './support/rich-text';
 import { VIEWPORTS } from './support/public-pages';
@@ -103,7 +103,7 @@ test.describe('articles', () => {
     borrowed = { id: pictureId, alt: ((await (await page.request.get(`/api/admin/media/${pictureId}`)).json()) as { alt: string }).alt };
 
     await page.getByRole('link', { name: 'New article' }).click();
-    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    await islandsHydrated(page);
     await page.getByLabel('Title').fill(TITLE);
     const slug = page.getByLabel('Slug');
     await expect(slug).toHaveValue(SLUG);
@@ -301,6 +301,8 @@ test.describe('articles', () => {
     await gotoHydrated(page, editorPath);
     await page.getByRole('button', { name: 'Duplicate' }).click();
     await page.waitForURL((url) => url.pathname !== editorPath && url.pathname.startsWith('/admin/articles/'));
+    // The copy's editor is a page load: its Delete button works once its island has hydrated.
+    await islandsHydrated(page);
     await expect(page.getByLabel('Title')).toHaveValue(`${NEW_TITLE} (copy)`);
     await expect(page.getByLabel('Slug')).toHaveValue(`${RENAMED}-copy`);
     await expect(page.getByLabel('Published')).not.toBeChecked();
@@ -310,6 +312,7 @@ test.describe('articles', () => {
     await page.getByRole('button', { name: 'Delete' }).click();
     await confirmDelete(page);
     await page.waitForURL(/\/admin\/articles(\?|$)/);
+    await islandsHydrated(page);
     await expect(page.locator('[data-row]').filter({ hasText: `${NEW_TITLE} (copy)` })).toHaveCount(0);
     await page.getByRole('button', { name: `Delete “${NEW_TITLE}”` }).click();
     await confirmDelete(page);
@@ -418,10 +421,11 @@ test.describe('FAQs', () => {
   test('delete: from the editor and from the list; the accordion is the ten defaults again, in their order', async ({ page }) => {
     await gotoHydrated(page, '/admin/faqs');
     await page.locator('[data-row] a', { hasText: `${EDITED} (copy)` }).click();
-    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    await islandsHydrated(page);
     await page.getByRole('button', { name: 'Delete' }).click();
     await confirmDelete(page);
     await page.waitForURL(/\/admin\/faqs(\?|$)/);
+    await islandsHydrated(page);
     await expect(page.locator('[data-row]')).toHaveCount(11);
     await page.getByRole('button', { name: `Delete “${EDITED}”` }).click();
     await confirmDelete(page);

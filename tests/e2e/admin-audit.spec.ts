@@ -6,7 +6,7 @@
  * markup typed into every field is shown as text in admin and escaped in the emails.
  */
 import { expect, test, type Browser, type Page } from './support/fixtures';
-import { ADMIN_STATE, freshClientIp, gotoHydrated, MEMBER_STATE, newestMailTo, savedAccounts } from './support/accounts';
+import { ADMIN_STATE, freshClientIp, gotoHydrated, MEMBER_STATE, newestMailTo, savedAccounts, islandsHydrated } from './support/accounts';
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -59,7 +59,7 @@ test('a member’s request: in the admin list, opened, the person’s stage and 
   await expect(page.getByRole('heading', { level: 1, name: business })).toBeVisible();
   await expect(page.locator('[data-fact="Member account"]')).toHaveText(account.email);
   await expect(page.locator('[data-fact="Message"]')).toHaveText('=1+2 please');
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await islandsHydrated(page);
   // No status of the request's own: the requester's stage and owner.
   await expect(page.getByLabel('Status')).toHaveCount(0);
 
@@ -124,7 +124,7 @@ test('markup typed into every field is text in admin and escaped in the emails',
   await expect(page.locator('[data-fact="Message"]')).toHaveText(`${XSS}<script>window.__xss=1</script>`);
   await expect(page.locator('main img[src="x"]')).toHaveCount(0);
   // Reached by a click, not gotoHydrated: the notes' island must be live before its button is pressed.
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await islandsHydrated(page);
   await page.getByLabel('New note').fill(XSS);
   await page.getByRole('button', { name: 'Add note' }).click();
   await expect(page.getByTestId('audit-note').filter({ hasText: XSS })).toBeVisible();

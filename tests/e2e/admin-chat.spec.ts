@@ -8,7 +8,7 @@
  */
 import { expect, test, type APIRequestContext, type Page } from './support/fixtures';
 import { DEFAULT_CHAT_SETTINGS, type ChatMessageDto, type ChatSendResponse, type PublicChatConfig } from '../../src/shared/chat';
-import { ADMIN_STATE, freshClientIp, gotoHydrated } from './support/accounts';
+import { ADMIN_STATE, freshClientIp, gotoHydrated, islandsHydrated } from './support/accounts';
 import { callAction } from './support/admin-actions';
 import { moveByKeyboard } from './support/sortable';
 
@@ -202,7 +202,7 @@ test.describe.serial('inbox', () => {
 
     await row.getByRole('link').click();
     await expect(page).toHaveURL(new RegExp(`/admin/chat-settings/${conversationId}$`));
-    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    await islandsHydrated(page);
     await expect(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Chat inbox' })).toBeVisible();
     await expect(page.locator('[data-author="visitor"] [data-message-body]').first()).toHaveText(question);
     await expect(page.locator('[data-feed="live"]')).toBeVisible();
@@ -239,7 +239,7 @@ test.describe.serial('inbox', () => {
     await guest.contact({ name: 'Dr <i>Ada</i> Quill', email, message: 'Call me after 3pm <script>x</script>' });
     await expect(page.locator('[data-contact-arrived]')).toContainText(email, { timeout: 5000 });
     await page.locator('[data-contact-arrived]').getByRole('link').click();
-    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    await islandsHydrated(page);
     const contact = page.locator('[data-contact]');
     await expect(contact).toContainText('Dr <i>Ada</i> Quill');
     await expect(contact).toContainText('Call me after 3pm <script>x</script>');

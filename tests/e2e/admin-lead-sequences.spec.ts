@@ -8,7 +8,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from './support/fixtures';
 import { callAction } from './support/admin-actions';
-import { ADMIN_STATE, gotoHydrated } from './support/accounts';
+import { ADMIN_STATE, gotoHydrated, islandsHydrated } from './support/accounts';
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -111,7 +111,7 @@ test('the three sequences are listed; refused saves are explained beside the fie
   await save.click();
   await expect(status).toHaveText('Saved: sending.');
   await page.reload();
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await islandsHydrated(page);
   expect(await readCard(card)).toEqual({
     trigger: 'chat-lead',
     active: true,
@@ -148,7 +148,7 @@ test('the quiet hours: the same start and end is refused beside the end, a chang
   await form.getByRole('button', { name: /^Save/ }).click();
   await expect(form.getByRole('status')).toHaveText('Saved: quiet from 21:30 to 07:15.');
   await page.reload();
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await islandsHydrated(page);
   await expect(start).toHaveValue('21:30');
   await expect(end).toHaveValue('07:15');
 });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page, type PlaywrightWorkerArgs } from './support/fixtures';
 import { AUTH_MESSAGES } from '../../src/shared/auth-messages';
 import { callAction } from './support/admin-actions';
-import { ADMIN_STATE, createVerifiedAccount, freshClientIp, gotoHydrated, logInViaUi, newAccount, savedAccounts, sessionUser, signUpViaApi, verificationLink, type TestAccount } from './support/accounts';
+import { ADMIN_STATE, createVerifiedAccount, freshClientIp, gotoHydrated, logInViaUi, newAccount, savedAccounts, sessionUser, signUpViaApi, verificationLink, type TestAccount, islandsHydrated } from './support/accounts';
 
 test.use({ storageState: ADMIN_STATE });
 
@@ -44,7 +44,7 @@ async function openPersonPage(page: Page, account: TestAccount) {
   await page.goto(`/admin/users?q=${encodeURIComponent(account.email)}`);
   await page.locator('tr[data-user-row]').getByRole('link', { name: `${account.firstName} ${account.lastName}` }).click();
   await expect(page).toHaveURL(/\/admin\/users\/[^/?]+$/);
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await islandsHydrated(page);
 }
 
 async function confirmDialog(page: Page, button: string) {

@@ -12,7 +12,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './support/fixtures';
 import { startAuditFixtureSites, type AuditFixtureSites, EVIL_RAN_FLAG } from '../support/audit-fixture-sites';
-import { ADMIN_STATE, createVerifiedAccount, freshClientIp, gotoHydrated, linkFromOutbox, logInViaUi, mailsTo, type TestAccount } from './support/accounts';
+import { ADMIN_STATE, createVerifiedAccount, freshClientIp, gotoHydrated, linkFromOutbox, logInViaUi, mailsTo, type TestAccount, islandsHydrated } from './support/accounts';
 import { VIEWPORTS } from './support/public-pages';
 
 test.use({ storageState: ADMIN_STATE });
@@ -51,7 +51,7 @@ async function openRequest(page: Page, businessName: string) {
   await page.goto(`/admin/audit?q=${encodeURIComponent(businessName)}`);
   await page.locator('tr[data-audit-row]').getByRole('link').first().click();
   await expect(page.getByRole('heading', { level: 1, name: businessName })).toBeVisible();
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await islandsHydrated(page);
 }
 
 test('a requested audit is checked by itself: the admin sees the score, evidence and fixes, runs it again and sees what changed', async ({ page }) => {
@@ -128,7 +128,7 @@ test('markup and script from the audited site are shown as text and never run; t
   for (const viewport of Object.values(VIEWPORTS)) {
     await page.setViewportSize(viewport);
     await page.reload();
-    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    await islandsHydrated(page);
     await page.locator('details:not([open])').evaluateAll((all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
     const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
     expect(violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
@@ -144,7 +144,7 @@ test('the admin writes, previews and sends the report; the requester opens the p
   await expect(page.locator('[data-site-check] [data-overall-score]')).toBeVisible({ timeout: 60_000 });
 
   // The draft: a summary, a note on the one problem (https), the first passed check left out.
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await islandsHydrated(page);
   const editor = page.locator('[data-report-editor]');
   const problems = editor.locator('[data-report-check]');
   const noted = (await problems.nth(0).getAttribute('data-report-check'))!;
@@ -169,7 +169,7 @@ test('the admin writes, previews and sends the report; the requester opens the p
   await page.goBack();
 
   // Sending asks first, then mails the link and marks the request.
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await islandsHydrated(page);
   await page.locator('[data-report-editor]').getByRole('button', { name: 'Send report' }).click();
   const dialog = page.getByRole('dialog', { name: 'Send the report?' });
   await expect(dialog).toContainText(member.email);

@@ -16,6 +16,7 @@ import {
   createVerifiedAccount,
   freshClientIp,
   gotoHydrated,
+  islandsHydrated,
   logInViaUi,
   newAccount,
   resetLink,
@@ -149,7 +150,7 @@ test('login returns to the saved page and shows the green banner for about 2 s',
   await page.locator('[data-account-area]').getByRole('link', { name: 'Log in' }).click();
   await expect(page).toHaveURL(/\/auth$/);
   expect(await page.evaluate(() => sessionStorage.getItem('redirectAfterLogin'))).toBe('/services');
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await islandsHydrated(page);
 
   const form = page.getByTestId('login-form');
   await form.getByLabel('Email').fill(member.email);

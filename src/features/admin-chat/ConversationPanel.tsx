@@ -162,6 +162,9 @@ export default function ConversationPanel({ conversation: initial, messages: ini
   const composerRef = useRef<HTMLFormElement>(null);
   const endRef = useRef<HTMLDivElement>(null);
   const followsEnd = useRef(true);
+  // Counts the admin's own sent replies: each brings the newest message into view, even when the live stream
+  // delivered that message before the reply's own answer did (the thread's length then no longer changes).
+  const [repliesSent, setRepliesSent] = useState(0);
   useEffect(() => {
     const onScroll = () => {
       const end = endRef.current?.getBoundingClientRect().bottom ?? 0;
@@ -180,7 +183,7 @@ export default function ConversationPanel({ conversation: initial, messages: ini
     const end = endRef.current?.getBoundingClientRect().bottom;
     const visibleBottom = window.innerHeight - (composerRef.current?.offsetHeight ?? 0);
     if (end !== undefined && end > visibleBottom && followsEnd.current) window.scrollBy({ top: end - visibleBottom + 8, behavior: 'instant' });
-  }, [messages.length]);
+  }, [messages.length, repliesSent]);
 
   async function sendReply() {
     const body = draft.trim();
@@ -204,6 +207,7 @@ export default function ConversationPanel({ conversation: initial, messages: ini
     setDraft('');
     // Their own reply brings the newest message into view, wherever they had scrolled to.
     followsEnd.current = true;
+    setRepliesSent((n) => n + 1);
     showConversation(outcome.data.conversation);
     setMessages((list) => mergeMessages(list, [outcome.data.message]));
   }

@@ -114,7 +114,17 @@ export async function createVerifiedAccount(request: APIRequestContext, baseURL:
  */
 export async function gotoHydrated(page: Page, url: string) {
   await page.goto(url);
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await islandsHydrated(page);
+}
+
+/**
+ * Waits until the page's React islands are hydrated: after a navigation the page made itself (a save that
+ * opens the new record, a delete that returns to the list), before a click that only the island handles.
+ * A cold page on a two-core machine that also runs a website check's Lighthouse can take longer than
+ * `expect`'s 5 s to load its modules and hydrate.
+ */
+export async function islandsHydrated(page: Page) {
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0, { timeout: 15_000 });
 }
 
 /** Logs in through the /auth form; resolves after the redirect away from /auth. */
