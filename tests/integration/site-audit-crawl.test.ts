@@ -296,6 +296,16 @@ describe('redirects', () => {
       ],
     });
   });
+
+  it('a link that redirects where nobody may go is broken, and its evidence says where it led (not "no answer")', async () => {
+    const snapshot = await crawl(sites.url('redirect.test', '/links'));
+    const brokenLinks = runChecks(snapshot).find((check) => check.id === 'broken-links');
+    expect(brokenLinks).toMatchObject({
+      status: 'fail',
+      evidence: ['Broken: 1 of 2 links checked', 'redirects to http://169.254.169.254/latest/meta-data/ (refused: not a public address) /to-metadata (linked from /links)'],
+    });
+    expect(sites.requests.map((r) => r.host)).not.toContain('169.254.169.254');
+  });
 });
 
 /**

@@ -293,7 +293,7 @@ function badSite(exchange: Exchange): void {
 
 // ---------------------------------------------------------------------------------------------------------
 // redirect.test: a chain, a loop, and redirects to this machine by address and by name, and to the cloud
-// metadata address.
+// metadata address; /links, a page linking to the chain and to the metadata redirect.
 
 function redirectSite(exchange: Exchange): void {
   const { path, port } = exchange;
@@ -305,6 +305,7 @@ function redirectSite(exchange: Exchange): void {
   if (path === '/to-private') return redirect(exchange, 302, `http://127.0.0.1:${port}/`);
   if (path === '/to-localhost') return redirect(exchange, 302, `http://localhost:${port}/`);
   if (path === '/to-metadata') return redirect(exchange, 302, 'http://169.254.169.254/latest/meta-data/');
+  if (path === '/links') return send(exchange, HTML, '<!doctype html><html lang="en"><head><title>Links</title></head><body><a href="/a">On</a> <a href="/to-metadata">Cloud</a></body></html>');
   notFound(exchange);
 }
 

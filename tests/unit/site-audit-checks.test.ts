@@ -280,6 +280,26 @@ describe('site audit checks on a page with every defect', () => {
     expect(byId(withMore, 'broken-links').evidence.at(-1)).toBe(`${snapshot.links.length + 40} links found on the pages read; the first ${snapshot.links.length} were checked`);
     expect(byId(runChecks({ ...snapshot, linksSeen: snapshot.links.length }), 'broken-links').evidence).toEqual(byId(checks, 'broken-links').evidence);
   });
+
+  it('names where a link redirected when the check did not follow it: broken when nobody could follow, "not followed" when visitors may', () => {
+    const redirected = (path: string, to: string, code: string, message: string): CheckedLink => ({ ...link(path, 0), failure: { code, message } as CheckedLink['failure'], redirectedTo: to });
+    const home = page('/', '<html><body><a href="/to-metadata">A</a><a href="/to-port">B</a><a href="/about">C</a></body></html>', { headers: HTML });
+    const metadata = redirected('/to-metadata', 'http://169.254.169.254/latest/meta-data/', 'address-not-allowed', 'not a public address');
+    const port = redirected('/to-port', `${SITE}:8080/shop`, 'port-not-allowed', 'port 8080 is not allowed');
+    const both = byId(runChecks(snapshotOf(home, { links: [metadata, port, link('/about', 200)] })), 'broken-links');
+    expect(both.status).toBe('fail');
+    expect(both.evidence).toEqual([
+      'Broken: 1 of 3 links checked',
+      'redirects to http://169.254.169.254/latest/meta-data/ (refused: not a public address) /to-metadata (linked from /)',
+      'Not followed (may work for visitors): 1 of 3 links',
+      `redirects to ${SITE}:8080/shop (refused: a port the check does not ask) /to-port (linked from /)`,
+    ]);
+    const portOnly = byId(runChecks(snapshotOf(home, { links: [port, link('/about', 200)] })), 'broken-links');
+    expect(portOnly.status).toBe('pass');
+    expect(portOnly.evidence[0]).toBe('No broken link: 1 of 2 links checked answered');
+    // A redirect that did answer is the page it led to: not a problem, and not "no answer" either.
+    expect(byId(runChecks(snapshotOf(home, { links: [link('/about', 200)] })), 'broken-links').evidence).toEqual(['The one link of the site checked answered']);
+  });
 });
 
 describe('single checks', () => {

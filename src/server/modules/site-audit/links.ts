@@ -3,6 +3,7 @@
  * not do HEAD (405, 501); never a POST, so no form is ever submitted. A link to a page the crawl already
  * fetched takes that page's answer instead of asking again.
  */
+import { failedAfterRedirect } from './checks/context';
 import { CRAWL_STEPS, startedOnly, type CrawlContext } from './crawl-context';
 import { sameSite } from './discover';
 import { PAGE_ACCEPT, type CrawledPage } from './pages';
@@ -16,7 +17,13 @@ async function askLink(ctx: CrawlContext, url: string): Promise<FetchedResponse>
   return NO_HEAD.has(head.status) ? ask('GET') : head;
 }
 
-const linkOf = (pageUrl: string, url: string, answer: FetchedResponse): CheckedLink => ({ pageUrl, url, status: answer.status, failure: answer.failure });
+const linkOf = (pageUrl: string, url: string, answer: FetchedResponse): CheckedLink => ({
+  pageUrl,
+  url,
+  status: answer.status,
+  failure: answer.failure,
+  redirectedTo: failedAfterRedirect(answer) ? answer.redirects.at(-1)?.location : undefined,
+});
 
 /** The site's own links of the pages, at most `maxLinks` of them asked; `linksSeen` counts them all. */
 export async function checkLinks(ctx: CrawlContext, pages: CrawledPage[], siteUrl: string): Promise<{ links: CheckedLink[]; linksSeen: number }> {

@@ -75,6 +75,8 @@ export interface CheckedLink {
   /** 0 when nothing answered. */
   status: number;
   failure?: FetchFailure | undefined;
+  /** Where the link redirected to when the exchange failed there (the check refused it, or it did not answer). */
+  redirectedTo?: string | undefined;
 }
 
 /** A small text file of the site (robots.txt, sitemap.xml). */

@@ -123,8 +123,28 @@ function homeProblemOf(home: FetchedPage): string | undefined {
  */
 const NOT_BROKEN = new Set([401, 405, 429]);
 
-/** What is wrong with a checked link ("404 Not Found", "no answer: timed out"); undefined when it works. */
+/**
+ * Refusals a visitor's browser does not share: a redirect to another port, another scheme or an origin the
+ * check may not ask may still work for people, so such a link is "not followed", not broken.
+ */
+const CHECK_ONLY_REFUSALS = new Set(['port-not-allowed', 'scheme-not-allowed', 'origin-not-allowed']);
+
+const redirectFailed = (link: CheckedLink): link is CheckedLink & { failure: FetchFailure; redirectedTo: string } => link.failure !== undefined && link.redirectedTo !== undefined;
+
+/** Where a link the check did not follow redirects, and why ("redirects to http://a.test:8080/ (refused: …)"). */
+const redirectEvidence = (link: CheckedLink & { failure: FetchFailure; redirectedTo: string }) => `redirects to ${cutText(link.redirectedTo, 80)} (${notFollowed(link.failure)})`;
+
+/** A link that redirects where the check may not go but visitors may: what happened, else undefined. */
+export function linkNotFollowed(link: CheckedLink): string | undefined {
+  return redirectFailed(link) && CHECK_ONLY_REFUSALS.has(link.failure.code) ? redirectEvidence(link) : undefined;
+}
+
+/**
+ * What is wrong with a checked link ("404 Not Found", "no answer: timed out", "redirects to
+ * http://169.254.169.254/ (refused: not a public address)"); undefined when it works or was not followed.
+ */
 export function linkProblem(link: CheckedLink): string | undefined {
+  if (redirectFailed(link)) return CHECK_ONLY_REFUSALS.has(link.failure.code) ? undefined : redirectEvidence(link);
   if (link.failure) return `no answer: ${cutText(link.failure.message, 80)}`;
   if (link.status === 0) return 'no answer';
   if (link.status >= 400 && !NOT_BROKEN.has(link.status)) return describeStatus(link.status);

@@ -160,7 +160,7 @@ const clickToCall = pageCheck({
   id: 'click-to-call',
   title: 'Tap to call',
   why: 'Most visitors are on a phone: a number they can tap to call turns interest into a call in one step; a number they must copy often does not.',
-  fix: 'Make your phone number a link: <a href="tel:+441234567890">01234 567890</a>, in the header or next to the main button.',
+  fix: 'Make your phone number tappable (a "tel:" link), in the header or next to the main button, so visitors on a phone call you with one tap.',
   topic: 'lead-capture',
   judge(ctx) {
     const link = findOnPages(ctx.pages, (page) => page.elements('a').find((el) => startsWith(el, 'tel:')));
@@ -175,7 +175,7 @@ const emailLink = pageCheck({
   id: 'email-link',
   title: 'Email link',
   why: 'Some people, and most businesses, prefer to write an email; a link that opens their mail app saves them copying the address.',
-  fix: 'Add your email address as a link: <a href="mailto:hello@your-domain">hello@your-domain</a>, in the footer and on the contact page.',
+  fix: 'Show your email address as a link that opens an email (a "mailto:" link), in the footer and on the contact page.',
   topic: 'lead-capture',
   judge(ctx) {
     const link = findOnPages(ctx.pages, (page) => page.elements('a').find((el) => startsWith(el, 'mailto:')));

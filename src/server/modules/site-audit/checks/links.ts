@@ -1,7 +1,8 @@
 /** Broken links: the site's own links the crawler followed, and which of them lead nowhere. */
 import type { CheckResult } from '../findings';
+import type { CheckedLink } from '../snapshot';
 import { limitLines, plural } from '../text';
-import { linkProblem, type AuditContext } from './context';
+import { linkNotFollowed, linkProblem, type AuditContext } from './context';
 import { fail, pageCheck, pass, runCategory, skip, type CheckDefinition } from './define';
 
 const brokenLinks = pageCheck({
@@ -13,13 +14,24 @@ const brokenLinks = pageCheck({
   judge(ctx) {
     const internal = ctx.snapshot.links.filter((link) => ctx.sameSite(link.url));
     if (internal.length === 0) return skip('No links of the site were checked in this audit');
+    const line = (what: string, link: CheckedLink) => `${what} ${ctx.label(link.url)} (linked from ${ctx.label(link.pageUrl)})`;
     const broken = internal.flatMap((link) => {
       const problem = linkProblem(link);
-      return problem ? [`${problem} ${ctx.label(link.url)} (linked from ${ctx.label(link.pageUrl)})`] : [];
+      return problem ? [line(problem, link)] : [];
+    });
+    const notFollowed = internal.flatMap((link) => {
+      const what = linkNotFollowed(link);
+      return what ? [line(what, link)] : [];
     });
     const { links, linksSeen = 0 } = ctx.snapshot;
-    const unchecked = linksSeen > links.length ? [`${plural(linksSeen, 'link')} found on the pages read; the first ${links.length} were checked`] : [];
-    if (broken.length === 0) return pass(`All ${plural(internal.length, 'link')} of the site checked answered`, ...unchecked);
+    const unchecked = [
+      ...(notFollowed.length ? [`Not followed (may work for visitors): ${notFollowed.length} of ${plural(internal.length, 'link')}`, ...limitLines(notFollowed)] : []),
+      ...(linksSeen > links.length ? [`${plural(linksSeen, 'link')} found on the pages read; the first ${links.length} were checked`] : []),
+    ];
+    if (broken.length === 0) {
+      const answered = internal.length - notFollowed.length;
+      return pass(notFollowed.length ? `No broken link: ${answered} of ${plural(internal.length, 'link')} checked answered` : internal.length === 1 ? 'The one link of the site checked answered' : `All ${internal.length} links of the site checked answered`, ...unchecked);
+    }
     return fail(`Broken: ${broken.length} of ${plural(internal.length, 'link')} checked`, ...limitLines(broken), ...unchecked);
   },
 });

@@ -68,7 +68,7 @@ const viewport = pageCheck({
   id: 'viewport',
   title: VIEWPORT_TITLE,
   why: 'Without the viewport tag, phones show a shrunken desktop page that visitors must pinch and zoom to read; Google ranks such pages lower in mobile search.',
-  fix: 'Add <meta name="viewport" content="width=device-width, initial-scale=1"> to every page\'s <head>, and make sure the design adapts to small screens.',
+  fix: 'Have the site made mobile-friendly: a layout that adapts to small screens, and on every page the viewport tag (for your web person: <meta name="viewport" content="width=device-width, initial-scale=1"> in the <head>). Modern themes and site builders do both.',
   topic: 'website-care',
   judge: (ctx) => viewportOf(ctx.home),
 });

@@ -70,7 +70,7 @@ const canonical = pageCheck({
   id: 'canonical',
   title: 'Preferred address (canonical)',
   why: 'The canonical link tells Google which address is the real one when a page can be reached several ways (with or without www, with tracking codes), so its ranking is not split.',
-  fix: 'Add <link rel="canonical" href="https://your-domain/"> with the full https address to each page; SEO plugins do it automatically.',
+  fix: 'Tell Google which address is the real one for each page (a "canonical" link with the full https address); SEO plugins do it automatically.',
   topic: 'seo',
   judge(ctx) {
     const link = ctx.home.elements('link').find((el) => relTokens(el).includes('canonical'));
@@ -210,7 +210,7 @@ const lang = pageCheck({
   id: 'lang',
   title: 'Page language is declared',
   why: 'The lang attribute tells Google and screen readers which language the page is in, so it is shown to the right searchers and read aloud correctly.',
-  fix: 'Set the language on the page\'s <html> tag, for example <html lang="en">; most site builders have it under language settings.',
+  fix: 'Set the site\'s language in its language settings (for your web person: <html lang="en">), so search engines and screen readers read it right.',
   topic: 'seo',
   judge(ctx) {
     const html = ctx.home.elements('html')[0];
@@ -268,7 +268,7 @@ const twitterCard = pageCheck({
   id: 'twitter-card',
   title: 'Link previews on X (Twitter)',
   why: 'The twitter:card tag asks X to show a large picture preview instead of a bare link when your site is shared.',
-  fix: 'Add <meta name="twitter:card" content="summary_large_image"> next to the Open Graph tags.',
+  fix: 'Turn on large link previews for X (Twitter) in your SEO plugin (for your web person: <meta name="twitter:card" content="summary_large_image">).',
   topic: 'seo',
   judge(ctx) {
     const { seen } = metaPresence(ctx.home, ['twitter:card']);
@@ -320,7 +320,7 @@ const favicon = pageCheck({
   id: 'favicon',
   title: 'Site icon (favicon)',
   why: 'The small icon shows in browser tabs, bookmarks and next to your site in Google\'s mobile results; without it the site looks unfinished.',
-  fix: 'Add a square icon (your logo mark) and link it with <link rel="icon" href="/favicon.png">; most site builders have a "site icon" setting.',
+  fix: 'Upload a square icon (your logo mark) in the site builder\'s "site icon" setting, so your tab and bookmarks are recognisable.',
   topic: 'seo',
   judge(ctx) {
     const link = ctx.home.elements('link').find((el) => relTokens(el).includes('icon'));
