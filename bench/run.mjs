@@ -14,7 +14,7 @@ import { isBuildStale } from '../scripts/build-freshness.mjs';
 import { BENCH_CLIENT_IP_HEADER, CHAT_LISTENER_TARGETS, chatListeners } from './chat-listeners.mjs';
 import { benchArticle } from './fixtures.mjs';
 import { countsMatch, VISITS_TARGET, visitsIngest } from './visits-ingest.mjs';
-import { READS_TARGET_MS, serverP95 } from './admin-reads.mjs';
+import { BOARD_TARGET_MS, isBoardRead, READS_TARGET_MS, serverP95 } from './admin-reads.mjs';
 import { describeImport, IMPORT_TARGET, importPasses } from './firebase-import.mjs';
 import { mediaRows, mediaServing } from './media-serving.mjs';
 import { bodyFlood, floodRows } from './body-flood.mjs';
@@ -203,14 +203,16 @@ function readRows(reads) {
   if (!reads) return [['(k) admin reads, 1M page-time rows, 10k users', 'n/a', `p95 < ${READS_TARGET_MS} ms`, mark(false)]];
   return ['pglite', 'postgres']
     .filter((engine) => reads[engine])
-    .map((engine) => {
-      const times = Object.entries(reads[engine].reads);
-      const worst = Math.max(...times.map(([, t]) => serverP95(engine, t)));
+    .flatMap((engine) => {
+      const engineName = engine === 'pglite' ? 'PGlite (CPU time)' : 'PostgreSQL (wall time)';
+      const all = Object.entries(reads[engine].reads);
+      const row = (label, times, target) => {
+        const worst = Math.max(...times.map(([, t]) => serverP95(engine, t)));
+        return [label, `slowest p95 ${worst} ms: ${times.map(([name, t]) => `${name.trim()} ${serverP95(engine, t)}`).join('; ')}`, `every p95 < ${target} ms`, mark(worst < target)];
+      };
       return [
-        `(k) admin reads on ${engine === 'pglite' ? 'PGlite (CPU time)' : 'PostgreSQL (wall time)'}`,
-        `slowest p95 ${worst} ms: ${times.map(([name, t]) => `${name.trim()} ${serverP95(engine, t)}`).join('; ')}`,
-        `every p95 < ${READS_TARGET_MS} ms`,
-        mark(worst < READS_TARGET_MS),
+        row(`(k) admin reads on ${engineName}`, all.filter(([name]) => !isBoardRead(name)), READS_TARGET_MS),
+        row(`(k) the pipeline board's five columns on ${engineName}`, all.filter(([name]) => isBoardRead(name)), BOARD_TARGET_MS),
       ];
     });
 }

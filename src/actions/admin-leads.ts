@@ -5,6 +5,9 @@
 import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
 import { deleteMailTemplate, saveMailTemplate, sendLeadMail } from '../server/modules/leads/mail';
+import { erasePerson, erasePreview } from '../server/modules/leads/erase';
+import { moreBoardCards } from '../server/modules/leads/people';
+import { peopleQueryOf } from '../shared/lead-people';
 import { addLeadNote, assignLead, setFollowUp, setLeadStage, setReplied } from '../server/modules/leads/work';
 import { enrolEveryoneWaiting, enrolPerson, sequenceCardNumbers } from '../server/modules/lead-sequences/enrolment';
 import { saveQuietHours, saveSequence, sendNextStepNow } from '../server/modules/lead-sequences/service';
@@ -87,6 +90,39 @@ export const leadsActions = {
       try {
         await deleteMailTemplate(ctx.locals.user?.id, id);
         return { deleted: true };
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  /** The pipeline board's "Show more" in one column: the list's filters, as the board's URL has them. */
+  boardColumn: defineAction({
+    input: z.object({ stage: z.enum(LEAD_STAGES), offset: z.number().int().min(0).max(1_000_000), filters: z.object({ q: z.string().max(200), kind: z.string().max(40), owner: z.string().max(100), due: z.string().max(1) }).partial() }),
+    handler: async ({ stage, offset, filters }, ctx) => {
+      try {
+        return await moreBoardCards(ctx.locals.user?.id, peopleQueryOf(new URLSearchParams(Object.entries(filters).filter((e): e is [string, string] => e[1] !== undefined))), stage, offset);
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  /** What erasing the person would remove, for the confirmation. */
+  erasePreview: defineAction({
+    input: z.object({ email }),
+    handler: async ({ email: person }, ctx) => {
+      try {
+        return await erasePreview(ctx.locals.user?.id, person);
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  /** Erases everything kept about the person (GDPR article 17). */
+  erase: defineAction({
+    input: z.object({ email }),
+    handler: async ({ email: person }, ctx) => {
+      try {
+        return await erasePerson(ctx.locals.user?.id, person);
       } catch (err) {
         return toActionError(err);
       }

@@ -7,7 +7,10 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { firebaseHashConfigSchema } from '../../src/server/auth/firebase-password';
-import { accounts, appConfig, pageTimes, services, users } from '../../src/server/db/schema';
+import { accounts, activityLog, appConfig, auditRequests, jobs, leadEvents, mailQueue, mailUnsubscribes, pageTimes, services, users } from '../../src/server/db/schema';
+import { submitAuditRequest } from '../../src/server/modules/audit/service';
+import { erasePerson } from '../../src/server/modules/leads/erase';
+import { auditSubmissionOf } from '../../src/shared/schemas/audit';
 import { FIREBASE_HASH_CONFIG_KEY } from '../../src/server/modules/firebase-auth/hash-config';
 import type { AuthAccount } from '../../src/server/modules/firebase-import/members';
 import { planFirebaseImport, type PlanResult } from '../../src/server/modules/firebase-import/plan-import';
@@ -114,6 +117,34 @@ describe('planning a Firebase import', () => {
     if (!result.ok) return;
     expect(result.plan.members.find((m) => m.id === SAM)!.email).toBe('sam.new@clinic.example');
     expect(result.notes).toContainEqual(expect.objectContaining({ id: SAM, field: 'email', message: expect.stringContaining('sam.new@clinic.example is kept (members sign in with it)') }));
+  });
+
+  it('leaves out a member erased here on request (issue 39), with their page views, and says so without naming them', async () => {
+    const { userId: admin } = await h.signUpVerified({ email: 'owner@example.com' });
+    const request = auditSubmissionOf({ fullName: 'Sam Clinic', email: 'Sam@Clinic.example', businessName: 'Sam’s Clinic', website: '', businessType: 'clinic', goals: ['more-leads'], message: '', consent: true });
+    const submitted = await submitAuditRequest(request, { clientIp: '203.0.113.9', userId: undefined });
+    expect(submitted.kind).toBe('accepted');
+    const before = await plan();
+    if (!before.ok) throw new Error('no plan');
+    expect(before.plan.members.map((m) => m.id)).toContain(SAM);
+    expect(before.plan.pageTimes.filter((p) => p.userId === SAM).length).toBeGreaterThan(0);
+    await erasePerson(admin, 'sam@clinic.example');
+    try {
+      const result = await plan();
+      if (!result.ok) throw new Error('no plan');
+      expect(result.plan.members.map((m) => m.id)).not.toContain(SAM);
+      expect(result.plan.pageTimes.filter((p) => p.userId === SAM)).toEqual([]);
+      expect(result.notes).toContainEqual({ collection: 'users', id: SAM, field: 'email', message: 'this person was erased from the site on request: not imported, nor their page views' });
+      expect(JSON.stringify(result.notes)).not.toContain('sam@clinic.example');
+      expect(result.counts.members).toBe(4);
+    } finally {
+      await db().delete(mailUnsubscribes);
+      await db().delete(activityLog);
+      await db().delete(auditRequests);
+      await db().delete(leadEvents);
+      await db().delete(mailQueue);
+      await db().delete(jobs);
+    }
   });
 
   it('refuses without the project hash config when accounts carry Firebase passwords', async () => {

@@ -7,6 +7,8 @@
 import type { FirebaseHashConfig } from '../../auth/firebase-password';
 import type { Database } from '../../db/client';
 import { readExistingRefs } from '../content-transfer/repository';
+import { erasedAmong } from '../leads/erase-repository';
+import { erasedKey } from '../leads/erased';
 import { firebaseHashConfig } from '../firebase-auth/hash-config';
 import { firestoreToBundle } from './map-documents';
 import { mergeMembers, type ImportNote } from './members';
@@ -64,9 +66,16 @@ export async function planFirebaseImport(
   }
   if (problems.length > 0) return { ok: false, problems, notes };
 
-  const { members, joined, notes: joinNotes } = await joinExistingAccounts(database, merged.members);
+  // A person erased here (on their request) is not brought back by an old export (decision 063).
+  const erased = await erasedAmong(new Map(merged.members.map((m) => [erasedKey(m.email), m.email])), database);
+  for (const m of merged.members.filter((member) => erased.has(member.email))) {
+    notes.push({ collection: 'users', id: m.id, field: 'email', message: 'this person was erased from the site on request: not imported, nor their page views' });
+  }
+  const kept = merged.members.filter((m) => !erased.has(m.email));
+  const erasedIds = new Set(merged.members.filter((m) => erased.has(m.email)).map((m) => m.id));
+  const { members, joined, notes: joinNotes } = await joinExistingAccounts(database, kept);
   notes.push(...joinNotes);
-  const pageTimes = mapped.pageTimes.map((p) => (joined.has(p.userId) ? { ...p, userId: joined.get(p.userId)! } : p));
+  const pageTimes = mapped.pageTimes.filter((p) => !erasedIds.has(p.userId)).map((p) => (joined.has(p.userId) ? { ...p, userId: joined.get(p.userId)! } : p));
   const { bundle } = mapped;
   const counts: ImportCounts = {
     services: bundle.services?.length ?? 0,

@@ -11,12 +11,13 @@ import { requireAdmin } from '../users/service';
 import { toCsv } from '../../../shared/csv';
 import { CALL_BOOKED_KIND, isLeadKind, LEAD_KIND_LABELS, LEAD_KINDS, type LeadKind } from '../../../shared/lead-events';
 import { withoutBidiControls } from '../../../shared/text-controls';
-import { firstSourceLabel, LEAD_KIND_ONE, mergeTimeline, normalizeEmail, PEOPLE_PER_PAGE, type MergedPage, type PeopleQuery } from '../../../shared/lead-people';
+import { firstSourceLabel, LEAD_KIND_ONE, mergeTimeline, normalizeEmail, PEOPLE_PER_PAGE, personKeyOf, type MergedPage, type PeopleQuery } from '../../../shared/lead-people';
 import * as repo from './people-repository';
 import * as workRepo from './work-repository';
 import * as bookingsRepo from '../bookings/repository';
 import { siteToday } from './work';
-import { leadStageLabel } from '../../../shared/schemas/lead-work';
+import { LEAD_STAGES, leadStageLabel, type LeadStage } from '../../../shared/schemas/lead-work';
+import { BOARD_CARDS_PER_PAGE, type BoardColumn } from '../../../shared/lead-board';
 import { REPORT_STATE_LABELS, reportStateOf } from '../../../shared/lead-profile';
 
 export type { PersonRow } from './people-repository';
@@ -35,6 +36,42 @@ export interface PeopleViewer {
 function filterOf(query: Pick<PeopleQuery, 'q' | 'kind' | 'stage' | 'owner' | 'due'>, viewer: PeopleViewer): repo.PeopleFilter {
   const ownerId = query.owner === '' ? undefined : query.owner === 'none' ? null : query.owner === 'me' ? (viewer.actorId ?? '') : query.owner;
   return { q: query.q, kind: query.kind, stage: query.stage, ownerId, dueBy: query.due ? viewer.today : undefined };
+}
+
+/**
+ * The pipeline board (issue 39): each stage's first page of people, latest activity first, under the list's
+ * filters, and how many match in each column. Columns are read one after another (PGlite serves one query at
+ * a time; on PostgreSQL each is one indexed page like the list's).
+ */
+export async function boardColumns(query: Pick<PeopleQuery, 'q' | 'kind' | 'owner' | 'due'>, viewer: PeopleViewer): Promise<BoardColumn[]> {
+  const columns: BoardColumn[] = [];
+  for (const stage of LEAD_STAGES) columns.push(await boardColumnPage(query, viewer, stage, 0));
+  return columns;
+}
+
+/** A column's "Show more" from the island (admin only; checked here, not only by the route guard). */
+export async function moreBoardCards(actorId: string | undefined, query: Pick<PeopleQuery, 'q' | 'kind' | 'owner' | 'due'>, stage: LeadStage, offset: number): Promise<BoardColumn> {
+  await requireAdmin(actorId, db());
+  return boardColumnPage(query, { actorId, today: await siteToday() }, stage, offset);
+}
+
+/** One column's cards from `offset` on. */
+export async function boardColumnPage(query: Pick<PeopleQuery, 'q' | 'kind' | 'owner' | 'due'>, viewer: PeopleViewer, stage: LeadStage, offset: number): Promise<BoardColumn> {
+  const { rows, total } = await repo.listPeople(filterOf({ ...query, stage }, viewer), 'recent', BOARD_CARDS_PER_PAGE, offset);
+  return {
+    stage,
+    total,
+    cards: rows.map(shown).map((r) => ({
+      email: r.email,
+      key: personKeyOf(r.email),
+      name: r.name,
+      businessName: withoutBidiControls(r.profile.businessName),
+      score: r.profile.score,
+      ownerName: r.work.ownerName,
+      followUpOn: r.work.followUpOn,
+      lastAt: r.lastAt.toISOString(),
+    })),
+  };
 }
 
 export async function listPeople(query: PeopleQuery, viewer: PeopleViewer) {

@@ -1,0 +1,173 @@
+/**
+ * Erasing a person (issue 39): data access only. `findPersonRecords` gathers what is theirs by the
+ * lower-cased address (and their member account's id, when they have one); `countPersonRecords` says how
+ * much of each kind there is, for the confirmation; `deletePersonRecords` deletes it all in the caller's
+ * transaction and answers the same counts. Rows that only point at deleted ones go with them by their
+ * foreign keys (an audit request's notes, website checks, draft and reports; a conversation's messages; an
+ * enrolment's sends; a booking's changes; an account's sessions, sign-in methods and page times).
+ */
+import { count, eq, inArray, isNull, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import {
+  activityLog,
+  auditNotes,
+  auditReports,
+  auditRequests,
+  bookingChanges,
+  bookings,
+  chatConversations,
+  chatMessages,
+  jobs,
+  leadEvents,
+  leadNoticeHolds,
+  leadNotes,
+  leadPeople,
+  leadPersonStats,
+  leadProfiles,
+  leadSequenceEnrollments,
+  mailQueue,
+  mailUnsubscribes,
+  pageTimes,
+  siteAuditRuns,
+  users,
+  verifications,
+} from '../../db/schema';
+import type { ErasedCounts } from '../../../shared/erase-person';
+
+export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
+type Reader = Pick<Database, 'select'>;
+
+export interface PersonRecords {
+  /** The lower-cased address. */
+  email: string;
+  member: { id: string; role: string } | undefined;
+  requestIds: string[];
+  runIds: string[];
+  conversationIds: string[];
+  enrollmentIds: string[];
+  bookingIds: string[];
+  mailIds: string[];
+}
+
+export type { ErasedCounts };
+
+const ids = async (rows: Promise<{ id: string }[]>) => (await rows).map((r) => r.id);
+const contains = (text: SQL, email: string) => sql`position(${email} in lower(${text})) > 0`;
+/** `column in (…)`, false for an empty list (no query may name an empty IN list). */
+const within = (column: AnyColumn, values: string[]): SQL => (values.length ? inArray(column, values) : sql`false`);
+
+export async function findPersonRecords(email: string, ex: Reader): Promise<PersonRecords> {
+  const [member] = await ex.select({ id: users.id, role: users.role }).from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
+  const ofMember = (column: AnyColumn): SQL => (member ? eq(column, member.id) : sql`false`);
+  const requestIds = await ids(ex.select({ id: auditRequests.id }).from(auditRequests).where(or(sql`lower(${auditRequests.email}) = ${email}`, ofMember(auditRequests.userId))));
+  const [runIds, conversationIds, enrollmentIds, bookingIds, mailIds] = await Promise.all([
+    ids(ex.select({ id: siteAuditRuns.id }).from(siteAuditRuns).where(within(siteAuditRuns.requestId, requestIds))),
+    ids(ex.select({ id: chatConversations.id }).from(chatConversations).where(or(sql`lower(${chatConversations.contactEmail}) = ${email}`, ofMember(chatConversations.userId)))),
+    ids(ex.select({ id: leadSequenceEnrollments.id }).from(leadSequenceEnrollments).where(eq(leadSequenceEnrollments.email, email))),
+    ids(ex.select({ id: bookings.id }).from(bookings).where(eq(bookings.email, email))),
+    // Mail to them, and mail about them (the team's notices name them): the queue is also the mail log.
+    ids(
+      ex
+        .select({ id: mailQueue.id })
+        .from(mailQueue)
+        .where(or(sql`lower(${mailQueue.to}) = ${email}`, sql`lower(${mailQueue.replyTo}) = ${email}`, contains(sql`${mailQueue.subject}`, email), contains(sql`${mailQueue.text}`, email), contains(sql`${mailQueue.html}`, email))),
+    ),
+  ]);
+  return { email, member, requestIds, runIds, conversationIds, enrollmentIds, bookingIds, mailIds };
+}
+
+const leadEventsOf = (p: PersonRecords) => or(sql`lower(${leadEvents.email}) = ${p.email}`, p.member ? eq(leadEvents.userId, p.member.id) : sql`false`);
+const auditNotesOf = (p: PersonRecords) => within(auditNotes.requestId, p.requestIds);
+
+/** Entries about them: by the records' ids, or naming the address anywhere (a summary, a before or after). */
+function activityOf(p: PersonRecords): SQL {
+  const entityIds = [p.email, ...(p.member ? [p.member.id] : []), ...p.requestIds, ...p.conversationIds];
+  return or(
+    within(activityLog.entityId, entityIds),
+    sql`lower(${activityLog.actorEmail}) = ${p.email}`,
+    contains(sql`${activityLog.summary}`, p.email),
+    contains(sql`coalesce(${activityLog.before}::text, '')`, p.email),
+    contains(sql`coalesce(${activityLog.after}::text, '')`, p.email),
+  )!;
+}
+
+const number = async (rows: Promise<{ n: number }[]>) => Number((await rows)[0]?.n ?? 0);
+
+export async function countPersonRecords(p: PersonRecords, ex: Reader): Promise<ErasedCounts> {
+  const [reports, chatMessageCount, leadEventCount, leadNoteCount, auditNoteCount, pageViews] = await Promise.all([
+    number(ex.select({ n: count() }).from(auditReports).where(within(auditReports.requestId, p.requestIds))),
+    number(ex.select({ n: count() }).from(chatMessages).where(within(chatMessages.conversationId, p.conversationIds))),
+    number(ex.select({ n: count() }).from(leadEvents).where(leadEventsOf(p))),
+    number(ex.select({ n: count() }).from(leadNotes).where(eq(leadNotes.email, p.email))),
+    number(ex.select({ n: count() }).from(auditNotes).where(auditNotesOf(p))),
+    p.member ? number(ex.select({ n: count() }).from(pageTimes).where(eq(pageTimes.userId, p.member.id))) : 0,
+  ]);
+  return {
+    auditRequests: p.requestIds.length,
+    websiteChecks: p.runIds.length,
+    reports,
+    conversations: p.conversationIds.length,
+    chatMessages: chatMessageCount,
+    leadEvents: leadEventCount,
+    notes: leadNoteCount + auditNoteCount,
+    mails: p.mailIds.length,
+    sequenceEnrolments: p.enrollmentIds.length,
+    bookings: p.bookingIds.length,
+    pageViews,
+    memberAccount: p.member ? 1 : 0,
+  };
+}
+
+/** When the address unsubscribed, if it did (kept, under the hash, with the erase). */
+export async function unsubscribedAt(email: string, ex: Reader): Promise<Date | null> {
+  const [row] = await ex.select({ at: mailUnsubscribes.unsubscribedAt }).from(mailUnsubscribes).where(eq(mailUnsubscribes.email, email));
+  return row?.at ?? null;
+}
+
+/**
+ * Deletes everything of `p` (counted first, in the same transaction), and keeps their address's
+ * unsubscribe record under `erasedKey` only: unsubscribed as of `unsubscribedSince`.
+ */
+export async function deletePersonRecords(p: PersonRecords, erasedKey: string, unsubscribedSince: Date, tx: Executor): Promise<ErasedCounts> {
+  const counts = await countPersonRecords(p, tx);
+  const inPayload = (field: string, values: string[]) => (values.length ? sql`${jobs.payload} ->> ${field} in (${sql.join(values.map((v) => sql`${v}`), sql`, `)})` : sql`false`);
+  // Jobs that would still send, check or mail something of theirs (finished ones too: they name the ids).
+  await tx.delete(jobs).where(or(inPayload('mailId', p.mailIds), inPayload('enrollmentId', p.enrollmentIds), inPayload('conversationId', p.conversationIds), inPayload('runId', p.runIds)));
+  await tx.delete(mailQueue).where(within(mailQueue.id, p.mailIds));
+  await tx.delete(leadSequenceEnrollments).where(within(leadSequenceEnrollments.id, p.enrollmentIds));
+  await tx.delete(bookingChanges).where(eq(bookingChanges.email, p.email));
+  await tx.delete(bookings).where(within(bookings.id, p.bookingIds));
+  await tx.delete(chatConversations).where(within(chatConversations.id, p.conversationIds));
+  await tx.delete(auditRequests).where(within(auditRequests.id, p.requestIds));
+  await tx.delete(leadEvents).where(leadEventsOf(p));
+  await tx.delete(leadNotes).where(eq(leadNotes.email, p.email));
+  await tx.delete(leadPeople).where(eq(leadPeople.email, p.email));
+  // Kept by triggers from the rows above; deleted here too, whatever the triggers left.
+  await tx.delete(leadProfiles).where(eq(leadProfiles.email, p.email));
+  await tx.delete(leadPersonStats).where(eq(leadPersonStats.email, p.email));
+  await tx.delete(leadNoticeHolds).where(sql`lower(${leadNoticeHolds.email}) = ${p.email}`);
+  await tx.delete(activityLog).where(activityOf(p));
+  if (p.member) {
+    await tx.delete(verifications).where(or(eq(verifications.value, p.member.id), contains(sql`${verifications.identifier}`, p.email)));
+    await tx.delete(users).where(eq(users.id, p.member.id));
+  }
+  await tx.delete(mailUnsubscribes).where(eq(mailUnsubscribes.email, p.email));
+  // Its token hash is no SHA-256 of any token (not hex), so no link ever finds this row.
+  await tx
+    .insert(mailUnsubscribes)
+    .values({ email: erasedKey, tokenHash: `${erasedKey}:no-link`, unsubscribedAt: unsubscribedSince })
+    .onConflictDoUpdate({ target: mailUnsubscribes.email, set: { unsubscribedAt: unsubscribedSince }, where: isNull(mailUnsubscribes.unsubscribedAt) });
+  return counts;
+}
+
+/** Of `keys` (erased key → address), the addresses that were erased here. */
+export async function erasedAmong(keys: ReadonlyMap<string, string>, ex: Reader): Promise<Set<string>> {
+  const found = new Set<string>();
+  const all = [...keys.keys()];
+  // In slices: a query takes at most 65,535 parameters, an import may bring more members.
+  for (let i = 0; i < all.length; i += 5_000) {
+    const rows = await ex.select({ key: mailUnsubscribes.email }).from(mailUnsubscribes).where(inArray(mailUnsubscribes.email, all.slice(i, i + 5_000)));
+    for (const row of rows) found.add(keys.get(row.key)!);
+  }
+  return found;
+}
