@@ -6,6 +6,7 @@ import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
 import { deleteMailTemplate, saveMailTemplate, sendLeadMail } from '../server/modules/leads/mail';
 import { erasePerson, erasePreview } from '../server/modules/leads/erase';
+import { mergePeople, mergePreview } from '../server/modules/leads/merge';
 import { moreBoardCards } from '../server/modules/leads/people';
 import { peopleQueryOf } from '../shared/lead-people';
 import { addLeadNote, assignLead, setFollowUp, setLeadStage, setReplied } from '../server/modules/leads/work';
@@ -101,6 +102,28 @@ export const leadsActions = {
     handler: async ({ stage, offset, filters }, ctx) => {
       try {
         return await moreBoardCards(ctx.locals.user?.id, peopleQueryOf(new URLSearchParams(Object.entries(filters).filter((e): e is [string, string] => e[1] !== undefined))), stage, offset);
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  /** What merging `other` into the person would move, for the confirmation. */
+  mergePreview: defineAction({
+    input: z.object({ email, other: z.string().max(320) }),
+    handler: async ({ email: person, other }, ctx) => {
+      try {
+        return await mergePreview(ctx.locals.user?.id, person, other);
+      } catch (err) {
+        return toActionError(err);
+      }
+    },
+  }),
+  /** Merges `other` into the person: one person, `other` kept as an alias. */
+  merge: defineAction({
+    input: z.object({ email, other: z.string().max(320) }),
+    handler: async ({ email: person, other }, ctx) => {
+      try {
+        return await mergePeople(ctx.locals.user?.id, person, other);
       } catch (err) {
         return toActionError(err);
       }

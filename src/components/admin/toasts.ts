@@ -35,6 +35,7 @@ export const NOTICES = {
   duplicated: 'Duplicated: this is the copy.',
   defaultsRestored: 'The ten default FAQs are back as FAQs you can edit, reorder and delete.',
   reverted: 'Reverted: the site is back to how it was before that change.',
+  merged: 'Merged: the other address is now this person’s too.',
   erased: 'Erased: nothing of that person is left but a one-way hash of their address, so they are never mailed again.',
 } as const;
 

@@ -639,6 +639,22 @@ export const mailUnsubscribes = pgTable("mail_unsubscribes", {
   createdAt: createdAt(),
 });
 
+/**
+ * A person's other address (issue 39): two people merged into one keep the other's lower-cased address here,
+ * so a later lead event with it joins the person it was merged into. One row per address merged away.
+ */
+export const leadAliases = pgTable(
+  "lead_aliases",
+  {
+    alias: text("alias").primaryKey(),
+    /** The person's address now (lower-cased, as lead_people.email). */
+    email: text("email").notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("lead_aliases_email_idx").on(t.email)],
+);
+
 /** The team's notes on a person (issue 23): never shown or sent to the person. */
 export const leadNotes = pgTable(
   "lead_notes",

@@ -6,6 +6,7 @@ import type { Database } from '../../db/client';
 import { auditNotes, auditReports, auditRequests, leadEvents, leadPeople, siteAuditRuns, users, type Attribution } from '../../db/schema';
 import type { ReportState } from '../../../shared/lead-profile';
 import type { AuditListQuery } from '../../../shared/schemas/audit';
+import { personAddressOf } from '../leads/aliases';
 import { boundLeadAttribution } from '../leads/attribution';
 
 export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
@@ -27,7 +28,8 @@ export async function insertLeadEvent(ex: Executor, event: { kind: string; email
   await ex.insert(leadEvents).values({
     id: crypto.randomUUID(),
     kind: event.kind,
-    email: event.email,
+    // An address merged into a person joins that person (issue 39).
+    email: event.email ? await personAddressOf(event.email, ex) : event.email,
     name: event.name,
     userId: event.userId,
     refId: event.refId,

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, isNotNull, ne, sql, type SQL } from 'drizz
 import { db } from '../../db';
 import type { Database } from '../../db/client';
 import { erasedKeySql } from '../leads/erased';
-import { appConfig, bookings, leadPeople, users, leadSequenceEnrollments, leadSequenceSends, leadSequences, mailUnsubscribes } from '../../db/schema';
+import { appConfig, bookings, leadAliases, leadPeople, users, leadSequenceEnrollments, leadSequenceSends, leadSequences, mailUnsubscribes } from '../../db/schema';
 import { DEFAULT_QUIET_HOURS, quietHoursSchema, type QuietHours, type SequenceStep, type SequenceStopReason, type SequenceTrigger } from '../../../shared/schemas/lead-sequences';
 import type { PersonStop } from '../../../shared/sequence-enrolment';
 
@@ -121,8 +121,12 @@ export async function enrollmentsOf(email: string, ex: Reader = db()) {
 function stopRules(email: SQL): [PersonStop, SQL][] {
   const person = (holds: SQL) => sql`exists (select 1 from ${leadPeople} where ${leadPeople.email} = ${email} and ${holds})`;
   return [
-    // An erased person's record is kept under a hash of the address (decision 063): it holds if they come back.
-    ['unsubscribed', sql`exists (select 1 from ${mailUnsubscribes} where ${mailUnsubscribes.email} in (${email}, ${erasedKeySql(email)}) and ${mailUnsubscribes.unsubscribedAt} is not null)`],
+    // An erased person's record is kept under a hash of the address (decision 063): it holds if they come
+    // back. An address merged into the person (lead_aliases) that unsubscribed speaks for them too.
+    [
+      'unsubscribed',
+      sql`exists (select 1 from ${mailUnsubscribes} where (${mailUnsubscribes.email} in (${email}, ${erasedKeySql(email)}) or ${mailUnsubscribes.email} in (select ${leadAliases.alias} from ${leadAliases} where ${leadAliases.email} = ${email})) and ${mailUnsubscribes.unsubscribedAt} is not null)`,
+    ],
     ['replied', person(sql`${leadPeople.repliedAt} is not null`)],
     ['booked', person(sql`${leadPeople.stage} = 'call-booked'`)],
     ['stage', person(sql`${leadPeople.stage} in ('client', 'not-a-fit')`)],

@@ -18,6 +18,7 @@ import {
   chatConversations,
   chatMessages,
   jobs,
+  leadAliases,
   leadEvents,
   leadNoticeHolds,
   leadNotes,
@@ -33,6 +34,7 @@ import {
   verifications,
 } from '../../db/schema';
 import type { ErasedCounts } from '../../../shared/erase-person';
+import { aliasesOf } from './aliases';
 
 export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
 type Reader = Pick<Database, 'select'>;
@@ -40,6 +42,8 @@ type Reader = Pick<Database, 'select'>;
 export interface PersonRecords {
   /** The lower-cased address. */
   email: string;
+  /** Addresses merged into the person (lead_aliases). */
+  aliases: string[];
   member: { id: string; role: string } | undefined;
   requestIds: string[];
   runIds: string[];
@@ -57,12 +61,14 @@ const contains = (text: SQL, email: string) => sql`position(${email} in lower(${
 const within = (column: AnyColumn, values: string[]): SQL => (values.length ? inArray(column, values) : sql`false`);
 
 export async function findPersonRecords(email: string, ex: Reader): Promise<PersonRecords> {
+  const aliases = await aliasesOf(email, ex);
+  const addresses = [email, ...aliases];
   const [member] = await ex.select({ id: users.id, role: users.role }).from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
   const ofMember = (column: AnyColumn): SQL => (member ? eq(column, member.id) : sql`false`);
   const requestIds = await ids(ex.select({ id: auditRequests.id }).from(auditRequests).where(or(sql`lower(${auditRequests.email}) = ${email}`, ofMember(auditRequests.userId))));
   const [runIds, conversationIds, enrollmentIds, bookingIds, mailIds] = await Promise.all([
     ids(ex.select({ id: siteAuditRuns.id }).from(siteAuditRuns).where(within(siteAuditRuns.requestId, requestIds))),
-    ids(ex.select({ id: chatConversations.id }).from(chatConversations).where(or(sql`lower(${chatConversations.contactEmail}) = ${email}`, ofMember(chatConversations.userId)))),
+    ids(ex.select({ id: chatConversations.id }).from(chatConversations).where(or(inArray(sql`lower(${chatConversations.contactEmail})`, addresses), ofMember(chatConversations.userId)))),
     ids(ex.select({ id: leadSequenceEnrollments.id }).from(leadSequenceEnrollments).where(eq(leadSequenceEnrollments.email, email))),
     ids(ex.select({ id: bookings.id }).from(bookings).where(eq(bookings.email, email))),
     // Mail to them, and mail about them (the team's notices name them): the queue is also the mail log.
@@ -70,10 +76,20 @@ export async function findPersonRecords(email: string, ex: Reader): Promise<Pers
       ex
         .select({ id: mailQueue.id })
         .from(mailQueue)
-        .where(or(sql`lower(${mailQueue.to}) = ${email}`, sql`lower(${mailQueue.replyTo}) = ${email}`, contains(sql`${mailQueue.subject}`, email), contains(sql`${mailQueue.text}`, email), contains(sql`${mailQueue.html}`, email))),
+        .where(
+          or(
+            ...addresses.flatMap((address) => [
+              sql`lower(${mailQueue.to}) = ${address}`,
+              sql`lower(${mailQueue.replyTo}) = ${address}`,
+              contains(sql`${mailQueue.subject}`, address),
+              contains(sql`${mailQueue.text}`, address),
+              contains(sql`${mailQueue.html}`, address),
+            ]),
+          ),
+        ),
     ),
   ]);
-  return { email, member, requestIds, runIds, conversationIds, enrollmentIds, bookingIds, mailIds };
+  return { email, aliases, member, requestIds, runIds, conversationIds, enrollmentIds, bookingIds, mailIds };
 }
 
 const leadEventsOf = (p: PersonRecords) => or(sql`lower(${leadEvents.email}) = ${p.email}`, p.member ? eq(leadEvents.userId, p.member.id) : sql`false`);
@@ -81,13 +97,15 @@ const auditNotesOf = (p: PersonRecords) => within(auditNotes.requestId, p.reques
 
 /** Entries about them: by the records' ids, or naming the address anywhere (a summary, a before or after). */
 function activityOf(p: PersonRecords): SQL {
-  const entityIds = [p.email, ...(p.member ? [p.member.id] : []), ...p.requestIds, ...p.conversationIds];
+  const entityIds = [p.email, ...p.aliases, ...(p.member ? [p.member.id] : []), ...p.requestIds, ...p.conversationIds];
   return or(
     within(activityLog.entityId, entityIds),
-    sql`lower(${activityLog.actorEmail}) = ${p.email}`,
-    contains(sql`${activityLog.summary}`, p.email),
-    contains(sql`coalesce(${activityLog.before}::text, '')`, p.email),
-    contains(sql`coalesce(${activityLog.after}::text, '')`, p.email),
+    ...[p.email, ...p.aliases].flatMap((address) => [
+      sql`lower(${activityLog.actorEmail}) = ${address}`,
+      contains(sql`${activityLog.summary}`, address),
+      contains(sql`coalesce(${activityLog.before}::text, '')`, address),
+      contains(sql`coalesce(${activityLog.after}::text, '')`, address),
+    ]),
   )!;
 }
 
@@ -125,10 +143,10 @@ export async function unsubscribedAt(email: string, ex: Reader): Promise<Date | 
 }
 
 /**
- * Deletes everything of `p` (counted first, in the same transaction), and keeps their address's
- * unsubscribe record under `erasedKey` only: unsubscribed as of `unsubscribedSince`.
+ * Deletes everything of `p` (counted first, in the same transaction), and keeps their addresses'
+ * unsubscribe records under `erasedKeys` only: unsubscribed as of `unsubscribedSince`.
  */
-export async function deletePersonRecords(p: PersonRecords, erasedKey: string, unsubscribedSince: Date, tx: Executor): Promise<ErasedCounts> {
+export async function deletePersonRecords(p: PersonRecords, erasedKeys: string[], unsubscribedSince: Date, tx: Executor): Promise<ErasedCounts> {
   const counts = await countPersonRecords(p, tx);
   const inPayload = (field: string, values: string[]) => (values.length ? sql`${jobs.payload} ->> ${field} in (${sql.join(values.map((v) => sql`${v}`), sql`, `)})` : sql`false`);
   // Jobs that would still send, check or mail something of theirs (finished ones too: they name the ids).
@@ -151,12 +169,16 @@ export async function deletePersonRecords(p: PersonRecords, erasedKey: string, u
     await tx.delete(verifications).where(or(eq(verifications.value, p.member.id), contains(sql`${verifications.identifier}`, p.email)));
     await tx.delete(users).where(eq(users.id, p.member.id));
   }
-  await tx.delete(mailUnsubscribes).where(eq(mailUnsubscribes.email, p.email));
+  await tx.delete(leadAliases).where(eq(leadAliases.email, p.email));
+  // An address merged into them goes too; its unsubscribe is kept under its own hash below.
+  await tx.delete(mailUnsubscribes).where(within(mailUnsubscribes.email, [p.email, ...p.aliases]));
   // Its token hash is no SHA-256 of any token (not hex), so no link ever finds this row.
-  await tx
-    .insert(mailUnsubscribes)
-    .values({ email: erasedKey, tokenHash: `${erasedKey}:no-link`, unsubscribedAt: unsubscribedSince })
-    .onConflictDoUpdate({ target: mailUnsubscribes.email, set: { unsubscribedAt: unsubscribedSince }, where: isNull(mailUnsubscribes.unsubscribedAt) });
+  for (const key of erasedKeys) {
+    await tx
+      .insert(mailUnsubscribes)
+      .values({ email: key, tokenHash: `${key}:no-link`, unsubscribedAt: unsubscribedSince })
+      .onConflictDoUpdate({ target: mailUnsubscribes.email, set: { unsubscribedAt: unsubscribedSince }, where: isNull(mailUnsubscribes.unsubscribedAt) });
+  }
   return counts;
 }
 

@@ -45,7 +45,7 @@ export async function erasePerson(actorId: string | undefined, email: string, no
     const records = await recordsToErase(email, tx);
     const key = erasedKey(records.email);
     const unsubscribedSince = (await repo.unsubscribedAt(records.email, tx)) ?? now;
-    const erased = await repo.deletePersonRecords(records, key, unsubscribedSince, tx);
+    const erased = await repo.deletePersonRecords(records, [records.email, ...records.aliases].map(erasedKey), unsubscribedSince, tx);
     if (total(erased) === 0) throw new LeadError('NOT_FOUND', 'Nothing is kept about this address.');
     await insertActivity(tx, {
       actorId: actor.id,

@@ -7,7 +7,7 @@ import { and, desc, eq, inArray, isNull, lt, lte, ne, sql, type SQL } from 'driz
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { db } from '../../db';
 import type { Database } from '../../db/client';
-import { activityLog, auditNotes, auditRequests, chatConversations, chatMessages, leadEvents, leadPeople, leadPersonStats, leadProfiles, mailQueue, pageTimes, users } from '../../db/schema';
+import { activityLog, auditNotes, auditRequests, chatConversations, chatMessages, leadAliases, leadEvents, leadPeople, leadPersonStats, leadProfiles, mailQueue, pageTimes, users } from '../../db/schema';
 import type { LeadKind } from '../../../shared/lead-events';
 import type { PeopleSort } from '../../../shared/lead-people';
 import type { LeadStage } from '../../../shared/schemas/lead-work';
@@ -337,12 +337,12 @@ export async function chatMessagesOf(conversationIds: string[], w: Window, ex: R
     .limit(w.limit);
 }
 
-/** Mail queued for this address (sent or still waiting), by when it was queued. */
+/** Mail queued for this address or one merged into it (sent or still waiting), by when it was queued. */
 export async function mailsTo(email: string, w: Window, ex: Reader = db()) {
   return ex
     .select({ id: mailQueue.id, at: mailQueue.createdAt, kind: mailQueue.kind, subject: mailQueue.subject, sentAt: mailQueue.sentAt, attempts: mailQueue.attempts, lastError: mailQueue.lastError })
     .from(mailQueue)
-    .where(and(sql`lower(${mailQueue.to}) = ${email}`, beforeOf(mailQueue.createdAt, w)))
+    .where(and(sql`lower(${mailQueue.to}) in (select ${email} union all select ${leadAliases.alias} from ${leadAliases} where ${leadAliases.email} = ${email})`, beforeOf(mailQueue.createdAt, w)))
     .orderBy(desc(mailQueue.createdAt), desc(mailQueue.id))
     .limit(w.limit);
 }

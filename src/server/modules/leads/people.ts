@@ -13,6 +13,7 @@ import { CALL_BOOKED_KIND, isLeadKind, LEAD_KIND_LABELS, LEAD_KINDS, type LeadKi
 import { withoutBidiControls } from '../../../shared/text-controls';
 import { firstSourceLabel, LEAD_KIND_ONE, mergeTimeline, normalizeEmail, PEOPLE_PER_PAGE, personKeyOf, type MergedPage, type PeopleQuery } from '../../../shared/lead-people';
 import * as repo from './people-repository';
+import { aliasesOf } from './aliases';
 import * as workRepo from './work-repository';
 import * as bookingsRepo from '../bookings/repository';
 import { siteToday } from './work';
@@ -129,6 +130,9 @@ export async function findPerson(email: string) {
   const member = person.memberId ? await repo.findMemberByEmail(key) : undefined;
   return { ...shown(person), member };
 }
+
+/** The addresses merged into the person (issue 39). */
+export const personAliases = (email: string) => aliasesOf(normalizeEmail(email), db());
 
 /** The person's next call booked on the scheduler (from now on), if any. */
 export const nextCallOf = (email: string, now = new Date()) => bookingsRepo.nextBookingOf(normalizeEmail(email), now);
