@@ -2,7 +2,7 @@
  * Erasing a person (issue 39): what goes, by kind, in the words the confirmation and the result use. One
  * list, so the dialog names every kind the server counts.
  */
-import { plural } from './plural';
+import { countedLines } from './plural';
 
 export interface ErasedCounts {
   auditRequests: number;
@@ -35,9 +35,7 @@ const NOUNS: Record<keyof ErasedCounts, [one: string, many: string]> = {
 };
 
 /** "2 audit requests", … for each kind with something to erase, in a fixed order. */
-export function erasedLines(counts: ErasedCounts): string[] {
-  return (Object.keys(NOUNS) as (keyof ErasedCounts)[]).filter((k) => counts[k] > 0).map((k) => plural(counts[k], ...NOUNS[k]));
-}
+export const erasedLines = (counts: ErasedCounts): string[] => countedLines(counts, NOUNS);
 
 /** What an erase keeps, said the same way wherever it is said. */
 export const ERASE_KEEPS = [

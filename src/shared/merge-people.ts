@@ -2,7 +2,7 @@
  * Merging two people (issue 39): what moves from the other address, in the words the confirmation uses, and
  * how the two working states combine. Pure rules, shared by the server and the person page.
  */
-import { plural } from './plural';
+import { countedLines } from './plural';
 import type { LeadStage } from './schemas/lead-work';
 
 export interface MergedCounts {
@@ -23,9 +23,7 @@ const NOUNS: Record<keyof MergedCounts, [one: string, many: string]> = {
   sequenceEnrolments: ['follow-up sequence enrolment', 'follow-up sequence enrolments'],
 };
 
-export function mergedLines(counts: MergedCounts): string[] {
-  return (Object.keys(NOUNS) as (keyof MergedCounts)[]).filter((k) => counts[k] > 0).map((k) => plural(counts[k], ...NOUNS[k]));
-}
+export const mergedLines = (counts: MergedCounts): string[] => countedLines(counts, NOUNS);
 
 export interface WorkState {
   stage: LeadStage | string;

@@ -26,6 +26,7 @@ import { auditSubmissionOf } from '../../src/shared/schemas/audit';
 import { SEQUENCE_STOP_LABELS } from '../../src/shared/schemas/lead-sequences';
 import { erasedLines } from '../../src/shared/erase-person';
 import { createAuthHarness, randomIp, type AuthHarness } from '../support/auth';
+import { quietHoursAwayFrom } from '../support/quiet-hours';
 
 let h: AuthHarness;
 let admin: string;
@@ -41,8 +42,7 @@ const TRACES = [EMAIL, 'zephyrine', 'quillfeather', '1134960777'];
 beforeEach(async () => {
   h = await createAuthHarness();
   ({ userId: admin } = await h.signUpVerified({ email: 'owner@example.com', firstName: 'Olivia', lastName: 'Owner' }));
-  const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
-  await saveQuietHours(admin, { start: hhmm(Date.now() + 8 * HOUR), end: hhmm(Date.now() + 9 * HOUR) });
+  await saveQuietHours(admin, quietHoursAwayFrom(new Date()));
 });
 afterEach(() => h.close());
 

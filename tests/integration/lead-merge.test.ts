@@ -18,6 +18,7 @@ import { addLeadNote, assignLead, leadWorkOf, setFollowUp, setLeadStage, siteTod
 import { saveQuietHours, saveSequence } from '../../src/server/modules/lead-sequences/service';
 import { auditSubmissionOf } from '../../src/shared/schemas/audit';
 import { createAuthHarness, randomIp, type AuthHarness } from '../support/auth';
+import { quietHoursAwayFrom } from '../support/quiet-hours';
 
 let h: AuthHarness;
 let admin: string;
@@ -28,8 +29,7 @@ const OTHER = 'ada.work@example.com';
 beforeEach(async () => {
   h = await createAuthHarness();
   ({ userId: admin } = await h.signUpVerified({ email: 'owner@example.com', firstName: 'Olivia', lastName: 'Owner' }));
-  const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
-  await saveQuietHours(admin, { start: hhmm(Date.now() + 8 * HOUR), end: hhmm(Date.now() + 9 * HOUR) });
+  await saveQuietHours(admin, quietHoursAwayFrom(new Date()));
 });
 afterEach(() => h.close());
 

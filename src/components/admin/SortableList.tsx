@@ -17,6 +17,7 @@ import {
 import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { useRef, type ReactNode } from 'react';
+import { DragHandle } from './DragHandle';
 
 export interface SortableListProps<T> {
   items: readonly T[];
@@ -91,21 +92,7 @@ export function SortableList<T>({ items, idOf, labelOf, onReorder, renderItem, l
 
 function SortableRow({ id, label, disabled, children }: { id: string; label: string; disabled?: boolean | undefined; children(handle: ReactNode): ReactNode }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id, disabled: Boolean(disabled) });
-  const handle = (
-    <button
-      type="button"
-      ref={setActivatorNodeRef}
-      {...attributes}
-      {...listeners}
-      aria-label={`Move ${label}`}
-      disabled={disabled}
-      className="inline-flex h-10 w-8 flex-none cursor-grab touch-none items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-ink active:cursor-grabbing disabled:cursor-default disabled:opacity-40"
-    >
-      <svg aria-hidden="true" viewBox="0 0 20 20" className="h-5 w-5 fill-current">
-        <path d="M7 4a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Zm0 6a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Zm-1.5 7.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3ZM16 4a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Zm-1.5 7.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3ZM16 16a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Z" />
-      </svg>
-    </button>
-  );
+  const handle = <DragHandle ref={setActivatorNodeRef} {...attributes} {...listeners} label={label} disabled={disabled} />;
   return (
     <li
       ref={setNodeRef}

@@ -27,6 +27,7 @@ import {
 import { actions } from 'astro:actions';
 import { useRef, useState, type ReactNode } from 'react';
 import { callAction, IDEMPOTENT_RETRY_MS } from '../../components/admin/call-action';
+import { DragHandle } from '../../components/admin/DragHandle';
 import { formatInZone } from '../../shared/dates';
 import { BOARD_CARDS_PER_PAGE, type BoardCard, type BoardColumn, type BoardFilters } from '../../shared/lead-board';
 import { followUpLabel } from '../../shared/lead-people';
@@ -225,20 +226,7 @@ function Card({ card, today, timeZone }: { card: BoardCard; today: string; timeZ
         card={card}
         today={today}
         timeZone={timeZone}
-        handle={
-          <button
-            type="button"
-            ref={setActivatorNodeRef}
-            {...attributes}
-            {...listeners}
-            aria-label={`Move ${name}`}
-            className="inline-flex h-10 w-8 flex-none cursor-grab touch-none items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-ink active:cursor-grabbing"
-          >
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="h-5 w-5 fill-current">
-              <path d="M7 4a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Zm0 6a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Zm-1.5 7.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3ZM16 4a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Zm-1.5 7.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3ZM16 16a1.5 1.5 0 1 1-3 0 1.5 1.5 0 0 1 3 0Z" />
-            </svg>
-          </button>
-        }
+        handle={<DragHandle ref={setActivatorNodeRef} {...attributes} {...listeners} label={name} />}
       />
     </li>
   );
