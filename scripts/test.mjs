@@ -27,8 +27,24 @@ const steps = [
  * the CPU first. A background pass's output is kept and printed when it ends, so reports do not interleave.
  */
 const besidePhase1 = [['unit and integration tests (PGlite)', bin('vitest'), ['run']]];
+/**
+ * Integration tests whose subject is not the database engine, so a second run on PostgreSQL tests nothing
+ * new: the outbound fetch and proxy, the crawl of the fixture sites, the Firebase emulators' fixture, the mail
+ * outbox, a port in use, and the embedded engine's own data folder and lock (they set no DATABASE_URL).
+ */
+const ENGINE_AGNOSTIC = [
+  'safe-fetch',
+  'safe-fetch-fixture-hosts',
+  'safe-proxy',
+  'site-audit-crawl',
+  'firebase-emulators',
+  'auth-outbox',
+  'port-in-use',
+  'data-dir-permissions',
+  'db-lock',
+].flatMap((name) => ['--exclude', `tests/integration/${name}.test.ts`]);
 const besideBrowser = pgUrl
-  ? [['integration tests (PostgreSQL)', bin('vitest'), ['run', 'tests/integration', '--maxWorkers=1'], { TEST_DATABASE_URL: pgUrl }, { lowered: true }]]
+  ? [['integration tests (PostgreSQL)', bin('vitest'), ['run', 'tests/integration', '--maxWorkers=1', ...ENGINE_AGNOSTIC], { TEST_DATABASE_URL: pgUrl }, { lowered: true }]]
   : [];
 
 // Every worker starts a server of its own (tests/e2e/support/fixtures.ts). Specs that run several processes
