@@ -6,12 +6,13 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { leadAliases } from '../../db/schema';
+import { normalizeEmail } from '../../../shared/lead-people';
 
 type Reader = Pick<Database, 'select'>;
 
 /** The address a lead event of `email` is recorded under: the person it was merged into, else itself (lower-cased). */
 export async function personAddressOf(email: string, ex: Reader): Promise<string> {
-  const key = email.trim().toLowerCase();
+  const key = normalizeEmail(email);
   const [row] = await ex.select({ email: leadAliases.email }).from(leadAliases).where(eq(leadAliases.alias, key));
   return row?.email ?? email;
 }

@@ -136,12 +136,6 @@ export async function countPersonRecords(p: PersonRecords, ex: Reader): Promise<
   };
 }
 
-/** When the address unsubscribed, if it did (kept, under the hash, with the erase). */
-export async function unsubscribedAt(email: string, ex: Reader): Promise<Date | null> {
-  const [row] = await ex.select({ at: mailUnsubscribes.unsubscribedAt }).from(mailUnsubscribes).where(eq(mailUnsubscribes.email, email));
-  return row?.at ?? null;
-}
-
 /**
  * Deletes everything of `p` (counted first, in the same transaction), and keeps their addresses'
  * unsubscribe records under `erasedKeys` only: unsubscribed as of `unsubscribedSince`.

@@ -9,6 +9,7 @@
 import { db } from '../../db';
 import { normalizeEmail } from '../../../shared/lead-people';
 import { insertActivity } from '../activity/repository';
+import { unsubscribedAtOf } from '../lead-sequences/repository';
 import { announceTodayChange } from '../today/live';
 import { requireAdmin } from '../users/service';
 import { LeadError } from './errors';
@@ -44,7 +45,7 @@ export async function erasePerson(actorId: string | undefined, email: string, no
     const actor = await requireAdmin(actorId, tx);
     const records = await recordsToErase(email, tx);
     const key = erasedKey(records.email);
-    const unsubscribedSince = (await repo.unsubscribedAt(records.email, tx)) ?? now;
+    const unsubscribedSince = (await unsubscribedAtOf(records.email, tx)) ?? now;
     const erased = await repo.deletePersonRecords(records, [records.email, ...records.aliases].map(erasedKey), unsubscribedSince, tx);
     if (total(erased) === 0) throw new LeadError('NOT_FOUND', 'Nothing is kept about this address.');
     await insertActivity(tx, {
